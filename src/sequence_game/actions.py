@@ -1,0 +1,142 @@
+"""The fixed integer action space and its readable form.
+
+Layout (``NUM_ACTIONS`` = 405), every range decoded with arithmetic:
+
+=========  ==========================================================  ======
+ids        meaning                                                     rule
+=========  ==========================================================  ======
+0-99       play the card printed on cell ``id`` and put a chip there   R5.2
+100-199    play a two-eyed jack, chip on cell ``id - 100``             R5.2
+200-299    play a one-eyed jack, remove the chip on cell ``id - 200``  R5.2
+300-351    exchange dead card ``id - 300``                             R5.1
+352-403    discard card ``id - 352`` (stuck hand or table-talk fine)   R5.5, R6.1
+404        draw a card (manual-draw mode)                              R5.3
+=========  ==========================================================  ======
+
+>>> a = Action.parse("jd@e4")
+>>> a, int(a)
+(Action.parse('jd@e4'), 144)
+>>> str(Action.decode(352 + parse_card("7h")))
+'discard 7h'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from .board import LAYOUT, NUM_CELLS, Cell, cell_name, parse_cell
+from .cards import JD, JS, Card, card_name, is_one_eyed, is_two_eyed, parse_card
+
+PLACE: Final = 0
+WILD: Final = 100
+REMOVE: Final = 200
+DEAD: Final = 300
+DISCARD: Final = 352
+DRAW: Final = 404
+NUM_ACTIONS: Final = 405
+
+ActionKind = Literal["place", "wild", "remove", "dead", "discard", "draw"]
+
+
+@dataclass(frozen=True)
+class Action:
+    """A decoded action; ``int(action)`` gives its id back."""
+
+    kind: ActionKind
+    card: Card | None = None
+    """The card played or discarded; for jacks, one of the two jacks of that kind."""
+    cell: Cell | None = None
+
+    def __int__(self) -> int:
+        if self.kind == "place":
+            return PLACE + self._cell()
+        if self.kind == "wild":
+            return WILD + self._cell()
+        if self.kind == "remove":
+            return REMOVE + self._cell()
+        if self.kind == "dead":
+            return DEAD + self._card()
+        if self.kind == "discard":
+            return DISCARD + self._card()
+        return DRAW
+
+    def _cell(self) -> Cell:
+        if self.cell is None:
+            raise ValueError(f"a {self.kind} action needs a cell")
+        return self.cell
+
+    def _card(self) -> Card:
+        if self.card is None:
+            raise ValueError(f"a {self.kind} action needs a card")
+        return self.card
+
+    @classmethod
+    def decode(cls, action: int) -> Action:
+        """The readable form of an action id."""
+        if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+            raise ValueError(f"not an action id: {action!r} (0..{NUM_ACTIONS - 1})")
+        group, rest = divmod(action, 100)
+        if action < DEAD:
+            if group == 0:
+                if LAYOUT[rest] < 0:
+                    return cls("place", None, rest)
+                return cls("place", LAYOUT[rest], rest)
+            return cls("wild", JD, rest) if group == 1 else cls("remove", JS, rest)
+        if action < DISCARD:
+            return cls("dead", action - DEAD)
+        if action < DRAW:
+            return cls("discard", action - DISCARD)
+        return cls("draw")
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read the notation: ``7h@e4``, ``jd@e4`` (wild), ``js@e4`` (remove), ``dead 7h``,
+        ``discard 7h``, ``draw``. Cells may also be written ``row,col``."""
+        t = " ".join(text.strip().lower().split())
+        if t == "draw":
+            return cls("draw")
+        word, _, rest = t.partition(" ")
+        if word in ("dead", "discard") and rest:
+            return cls(word, parse_card(rest))  # type: ignore[arg-type]
+        card_text, at, cell_text = t.partition("@")
+        if not at:
+            raise ValueError(
+                f"cannot read action {text!r}: expected card@cell, 'dead CARD', 'discard CARD' or 'draw'"
+            )
+        card, cell = parse_card(card_text), parse_cell(cell_text)
+        if is_two_eyed(card):
+            return cls("wild", card, cell)
+        if is_one_eyed(card):
+            return cls("remove", card, cell)
+        if cell not in range(NUM_CELLS) or LAYOUT[cell] != card:
+            raise ValueError(f"{card_name(card)} is not printed on {cell_name(cell)}")
+        return cls("place", card, cell)
+
+    def __str__(self) -> str:
+        if self.kind == "draw":
+            return "draw"
+        if self.kind in ("dead", "discard"):
+            return f"{self.kind} {card_name(self._card())}"
+        cell = self._cell()
+        if self.kind == "place":
+            return f"{card_at_name(cell)}@{cell_name(cell)}"
+        jack = self.card if self.card is not None else (JD if self.kind == "wild" else JS)
+        return f"{card_name(jack)}@{cell_name(cell)}"
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+
+def card_at_name(cell: Cell) -> str:
+    return "jk" if LAYOUT[cell] < 0 else card_name(LAYOUT[cell])
+
+
+def action_name(action: int) -> str:
+    """The notation of an action id: ``action_name(144) == 'jd@e4'``."""
+    return str(Action.decode(action))
+
+
+def parse_action(text: str) -> int:
+    """The action id of a notation string."""
+    return int(Action.parse(text))

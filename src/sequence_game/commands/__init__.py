@@ -1,0 +1,1 @@
+"""Subcommands of the ``sequence`` command, one module each with ``add_parser(subparsers)``."""

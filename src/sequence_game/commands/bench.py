@@ -1,0 +1,92 @@
+"""``sequence bench``: games per second between uniformly random legal players.
+
+Dead cards are always exchanged. ``--path fast`` (default) is the engine's inlined playout, the
+trusted path of rollouts; ``trusted`` loops ``random_action`` and ``_apply``; ``api`` lists
+``legal_actions()`` and calls the validating ``apply`` every turn, as an interface would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+from ..config import TEAM_OPTIONS, GameConfig
+from ..state import new_game
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("bench", help="measure engine speed with random players")
+    p.add_argument("--players", type=int, default=2, choices=sorted(TEAM_OPTIONS))
+    p.add_argument("--teams", type=int, default=None)
+    p.add_argument("--games", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--path", choices=("fast", "trusted", "api"), default="fast")
+    p.add_argument("--max-turns", type=int, default=2000, help="stop a game after this many turns")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+def bench(
+    config: GameConfig, games: int, seed: int, path: str = "fast", max_turns: int = 2000
+) -> dict[str, Any]:
+    """Play ``games`` random games and return the figures."""
+    rng = random.Random(seed)
+    wins = [0] * config.sides
+    draws = truncated = turns = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        state = new_game(config, rng=rng)
+        if path == "fast":
+            state.playout(rng, max_turns)
+        elif path == "trusted":
+            while not state.is_terminal() and state.turn < max_turns:
+                state._apply(state.random_action(rng), state.current_seat)
+        else:
+            while not state.is_terminal() and state.turn < max_turns:
+                acts = state.legal_actions()
+                dead = [a for a in acts if 300 <= a < 352]
+                choice = dead or acts
+                state.apply(choice[int(rng.random() * len(choice))])
+        outcome = state.outcome()
+        turns += state.turn
+        if outcome is None:
+            truncated += 1
+        elif outcome.winner is None:
+            draws += 1
+        else:
+            wins[outcome.winner] += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "players": config.players,
+        "teams": config.sides,
+        "games": games,
+        "path": path,
+        "seconds": round(elapsed, 4),
+        "games_per_second": round(games / elapsed, 1),
+        "turns_per_game": round(turns / games, 2),
+        "microseconds_per_turn": round(elapsed / max(turns, 1) * 1e6, 3),
+        "wins_by_side": wins,
+        "draws": draws,
+        "truncated": truncated,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    config = GameConfig(players=args.players, teams=args.teams)
+    if args.games < 1:
+        raise SystemExit("sequence bench: --games must be at least 1")
+    result = bench(config, args.games, args.seed, args.path, args.max_turns)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"{result['games']} games, {config.players} players in {config.sides} sides, "
+            f"path {result['path']}: {result['games_per_second']:.0f} games/s, "
+            f"{result['turns_per_game']:.1f} turns/game, {result['microseconds_per_turn']:.2f} us/turn"
+        )
+        sides = ", ".join(f"side {s} {n}" for s, n in enumerate(result["wins_by_side"]))
+        print(f"results: {sides}, drawn {result['draws']}, truncated {result['truncated']}")
+    return 0

@@ -1,0 +1,15 @@
+"""``sequence play``: placeholder until its issue lands (owned by that work)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("play", help="(not available yet)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    raise SystemExit("sequence play is not available in this build yet")
