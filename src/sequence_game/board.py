@@ -24,12 +24,14 @@ NUM_CELLS: Final = SIZE * SIZE
 FULL: Final = (1 << NUM_CELLS) - 1
 COLUMN_LETTERS: Final = "abcdefghij"
 
+
 def _load_layout() -> tuple[Card, ...]:
     text = resources.files(__package__).joinpath("data/board.txt").read_text(encoding="utf-8")
     codes = text.split()
     if len(codes) != NUM_CELLS:
         raise RuntimeError(f"board.txt holds {len(codes)} spaces, not {NUM_CELLS}")
     return tuple(-1 if code == "jk" else parse_card(code) for code in codes)
+
 
 #: The card printed on each cell, or -1 for a corner (free space).
 LAYOUT: Final[tuple[Card, ...]] = _load_layout()
@@ -42,11 +44,10 @@ CELLS_OF_CARD: Final[tuple[tuple[Cell, ...], ...]] = tuple(
     tuple(c for c in range(NUM_CELLS) if LAYOUT[c] == card) for card in range(NUM_CARDS)
 )
 #: Bit mask of each card's cells (0 for jacks).
-CARD_MASK: Final[tuple[int, ...]] = tuple(
-    sum(1 << c for c in cells) for cells in CELLS_OF_CARD
-)
+CARD_MASK: Final[tuple[int, ...]] = tuple(sum(1 << c for c in cells) for cells in CELLS_OF_CARD)
 
 _DIRECTIONS: Final = ((0, 1), (1, 0), (1, 1), (1, -1))
+
 
 def _windows() -> list[tuple[Cell, ...]]:
     out = []
@@ -57,6 +58,7 @@ def _windows() -> list[tuple[Cell, ...]]:
                 if 0 <= end_r < SIZE and 0 <= end_c < SIZE:
                     out.append(tuple((r + i * dr) * SIZE + c + i * dc for i in range(5)))
     return out
+
 
 #: The cells of each window, in R3.4 order.
 WINDOW_CELLS: Final[tuple[tuple[Cell, ...], ...]] = tuple(_windows())
@@ -78,9 +80,11 @@ COUNTER_FULL: Final[tuple[int, ...]] = tuple(
     sum(8 << (4 * i) for i in LINES_THROUGH[c]) for c in range(NUM_CELLS)
 )
 
+
 def cell_name(cell: Cell) -> str:
     """Column letter then row digit, row 0 at the top: cell 49 is ``"j4"``."""
     return f"{COLUMN_LETTERS[cell % SIZE]}{cell // SIZE}"
+
 
 def parse_cell(text: str) -> Cell:
     """Read ``"j4"`` (column letter, row digit) or ``"4,9"`` (row, column)."""
@@ -95,6 +99,7 @@ def parse_cell(text: str) -> Cell:
         return int(t[1]) * SIZE + COLUMN_LETTERS.index(t[0])
     raise ValueError(f"not a cell: {text!r} (expected a column a-j and a row 0-9, like 'e4')")
 
+
 def cells_of(mask: int) -> list[Cell]:
     """The cells of a bit mask, ascending."""
     out = []
@@ -103,6 +108,7 @@ def cells_of(mask: int) -> list[Cell]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
 
 def card_at(cell: Cell) -> str:
     """The code printed on a cell (``"jk"`` for a corner)."""

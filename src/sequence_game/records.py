@@ -152,7 +152,8 @@ def _cell_of(value: Any, where: str) -> int:
         or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SIZE for v in value)
     ):
         raise RecordError(f"{where}: a cell is [row, column], both 0..9, not {value!r}")
-    return value[0] * SIZE + value[1]
+    row, col = value
+    return int(row) * SIZE + int(col)
 
 
 def load(source: str | bytes | Path | dict[str, Any]) -> dict[str, Any]:
@@ -160,12 +161,13 @@ def load(source: str | bytes | Path | dict[str, Any]) -> dict[str, Any]:
     if isinstance(source, dict):
         return source
     if isinstance(source, Path):
+        path = source
         try:
-            if source.stat().st_size > MAX_RECORD_BYTES:
-                raise RecordError(f"{source}: larger than {MAX_RECORD_BYTES} bytes")
-            source = source.read_bytes()
+            if path.stat().st_size > MAX_RECORD_BYTES:
+                raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES} bytes")
+            source = path.read_bytes()
         except OSError as exc:
-            raise RecordError(f"cannot read {source}: {exc.strerror or exc}") from None
+            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
         data = json.loads(source)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -201,7 +203,9 @@ def _result_matches(data: dict[str, Any], state: GameState) -> str | None:
     if "winner" in stated and stated["winner"] != outcome.winner:
         return f"the record says winner {stated['winner']!r}, the replay gives {outcome.winner!r}"
     if "sequences" in stated and stated["sequences"] != list(outcome.sequences):
-        return f"the record says sequences {stated['sequences']!r}, the replay gives {list(outcome.sequences)!r}"
+        return (
+            f"the record says sequences {stated['sequences']!r}, the replay gives {list(outcome.sequences)!r}"
+        )
     if "end" in stated and stated["end"] != outcome.termination.value:
         return f"the record says end {stated['end']!r}, the replay gives {outcome.termination.value!r}"
     return None

@@ -70,9 +70,7 @@ _OTHER: Final = tuple(
     -1 if LAYOUT[c] < 0 else next(o for o in CELLS_OF_CARD[LAYOUT[c]] if o != c) for c in range(100)
 )
 #: Open cells per card on an empty board; ``None`` for jacks.
-_ALL_OPEN: Final[list[tuple[int, ...] | None]] = [
-    None if is_jack(c) else CELLS_OF_CARD[c] for c in range(52)
-]
+_ALL_OPEN: Final[list[tuple[int, ...] | None]] = [None if is_jack(c) else CELLS_OF_CARD[c] for c in range(52)]
 
 ReshuffleSource = Callable[[list[Card]], Sequence[Card]]
 """Given the cards of all discard piles, the new draw pile top first (used to replay records)."""
@@ -451,7 +449,9 @@ class GameState:
                     "R6.1", f"seat {actor} owes a table-talk discard, not {name!r}", action
                 )
             if action - DISCARD not in hand:
-                raise IllegalActionError("R6.1", f"seat {actor} holds no {card_name(action - DISCARD)}", action)
+                raise IllegalActionError(
+                    "R6.1", f"seat {actor} holds no {card_name(action - DISCARD)}", action
+                )
             return
         if action == DRAW:
             if not self._manual:
@@ -468,7 +468,9 @@ class GameState:
             if printed not in hand:
                 raise IllegalActionError("R5.2", f"seat {actor} holds no {card_name(printed)}", action)
             if card is not None and card != printed:
-                raise IllegalActionError("R5.2", f"{card_name(card)} is not printed on {cell_name(action)}", action)
+                raise IllegalActionError(
+                    "R5.2", f"{card_name(card)} is not printed on {cell_name(action)}", action
+                )
             self._check_open(action, action)
         elif action < REMOVE:
             self._check_jack(actor, action, card, TWO_EYED, "two-eyed")
@@ -482,7 +484,9 @@ class GameState:
             if owner == actor % self._sides:
                 raise IllegalActionError("R5.2", f"the chip on {cell_name(cell)} is your own side's", action)
             if self._locked >> cell & 1:
-                raise IllegalActionError("R3.5", f"the chip on {cell_name(cell)} is part of a sequence", action)
+                raise IllegalActionError(
+                    "R3.5", f"the chip on {cell_name(cell)} is part of a sequence", action
+                )
         elif action < DISCARD:
             dead = action - DEAD
             if is_jack(dead):
@@ -490,7 +494,9 @@ class GameState:
             if dead not in hand:
                 raise IllegalActionError("R5.1", f"seat {actor} holds no {card_name(dead)}", action)
             if not self.is_dead(dead):
-                raise IllegalActionError("R5.1", f"{card_name(dead)} is not dead: a space for it is open", action)
+                raise IllegalActionError(
+                    "R5.1", f"{card_name(dead)} is not dead: a space for it is open", action
+                )
             if self._dead_done:
                 raise IllegalActionError("R5.1", "only one dead card may be exchanged per turn", action)
         else:
@@ -612,8 +618,15 @@ class GameState:
             self._owed[seat] = False
             self._draw(seat)
             prev = self._prev_player[seat]
-            if prev >= 0 and prev != seat and self._owed[prev] and self._owed_turn[prev] == self._owed_turn[seat] - 1:
+            if (
+                prev >= 0
+                and prev != seat
+                and self._owed[prev]
+                and self._owed_turn[prev] == self._owed_turn[seat] - 1
+            ):
                 self._lose_draw(prev)  # the next player has played and drawn (R5.3)
+                if prev == self._seat and not self._hands[prev]:
+                    self._skip_passes()
 
     def _lose_draw(self, seat: int) -> None:
         self._owed[seat] = False
@@ -679,7 +692,7 @@ class GameState:
             pile.clear()
         self._deck[:] = order[::-1]
         self._reshuffle_pool = tuple(sorted(order))
-        self._drawn_since = [0] * self._n
+        self._drawn_since[:] = [0] * self._n  # in place: playout holds a reference
         self._history.append((EV_RESHUFFLE, tuple(order)))
 
     def _declare(self, side: int, cell: int) -> None:
@@ -724,9 +737,9 @@ class GameState:
         if self._end is not None or self._penalty or self._manual:
             acts = self.legal_actions()
             if exchange_dead:
-                dead = [a for a in acts if DEAD <= a < DISCARD]
-                if dead:
-                    return dead[int(rng.random() * len(dead))]
+                exchanges = [a for a in acts if DEAD <= a < DISCARD]
+                if exchanges:
+                    return exchanges[int(rng.random() * len(exchanges))]
             return acts[int(rng.random() * len(acts))]
         seat = self._seat
         occ = self._occ
@@ -854,10 +867,9 @@ class GameState:
             if self._stuck_run:
                 self._stuck_run = 0
             if count & full[cell]:
-                self._occ = occ
+                self._occ, self._seat, self._turn = occ, seat, turn
                 self._declare(side, cell)
                 if self._end is not None:
-                    self._turn = turn
                     return self.outcome()
             hand.append(deck.pop())
             drawn[seat] += 1

@@ -125,7 +125,7 @@ def public_history(history: list[tuple[int, ...]]) -> tuple[PublicEvent, ...]:
     out: list[PublicEvent] = []
     for event in history:
         if event[0] == EV_RESHUFFLE and not isinstance(event[1], int):
-            out.append((EV_RESHUFFLE, len(event[1])))  # type: ignore[arg-type]
+            out.append((EV_RESHUFFLE, len(event[1])))
         else:
             out.append(event)
     return tuple(out)
