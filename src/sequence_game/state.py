@@ -745,21 +745,17 @@ class GameState:
         occ = self._occ
         opens = self._open
         cells: list[int] = []
-        seen = 0
         wild = remove = False
         dead = -1
         for card in self._hands[seat]:
             open_cells = opens[card]
-            if open_cells is None:
+            if open_cells:
+                cells += open_cells
+            elif open_cells is None:
                 if card in TWO_EYED:
                     wild = True
                 else:
                     remove = True
-            elif seen >> card & 1:
-                continue
-            elif open_cells:
-                seen |= 1 << card
-                cells += open_cells
             else:
                 dead = card
         if dead >= 0 and exchange_dead and not self._dead_done:
@@ -773,8 +769,11 @@ class GameState:
         if total == 0:
             return self._stuck_choice(rng)  # R5.5: rare
         r = int(rng.random() * total)
-        if r < n_cells:
-            return cells[r]
+        while r < n_cells:
+            m = cells.count(cells[r])  # listed twice when both copies are held: see playout
+            if m == 1 or rng.random() * m < 1.0:
+                return cells[r]
+            r = int(rng.random() * total)
         r -= n_cells
         if r < n_free:
             return WILD + _nth_bit(free, r)
@@ -806,21 +805,17 @@ class GameState:
         while turn < limit:
             hand = hands[seat]
             cells: list[int] = []
-            seen = 0
             wild = remove = False
             dead = -1
             for card in hand:
                 open_cells = opens[card]
-                if open_cells is None:
+                if open_cells:
+                    cells += open_cells
+                elif open_cells is None:
                     if card in two_eyed:
                         wild = True
                     else:
                         remove = True
-                elif seen >> card & 1:
-                    continue
-                elif open_cells:
-                    seen |= 1 << card
-                    cells += open_cells
                 else:
                     dead = card
             side = seat % sides
@@ -830,6 +825,13 @@ class GameState:
             targets = occ & ~chips[side] & ~self._locked if remove else 0
             total = n_cells + n_free + targets.bit_count()
             r = int(rand() * total)
+            while r < n_cells:
+                # Two copies of a card list its cells twice: keep a cell listed m times with
+                # probability 1/m, so that every distinct action stays equally likely.
+                m = cells.count(cells[r])
+                if m == 1 or rand() * m < 1.0:
+                    break
+                r = int(rand() * total)
             if r >= n_cells + n_free or not deck or (dead >= 0 and not self._dead_done):
                 # rare: a removal, a dead card, a stuck hand or an empty draw pile
                 self._occ, self._seat, self._turn = occ, seat, turn

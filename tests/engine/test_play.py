@@ -116,3 +116,23 @@ def test_garbage_actions_are_refused_with_a_rule() -> None:
             state.apply(bad)
     with pytest.raises(IllegalActionError, match=r"R5\.2"):
         state.apply("hello")
+
+
+def test_random_play_is_uniform_over_distinct_actions() -> None:
+    """Holding both copies of a card must not make its spaces likelier (playout and random_action)."""
+    import random
+    from collections import Counter
+
+    base = position(TWO, {}, {0: ["7h", "7h", "2s"], 1: ["3s"]})
+    rng = random.Random(5)
+    fast: Counter[int] = Counter()
+    trusted: Counter[int] = Counter()
+    for _ in range(4000):
+        state = base.copy()
+        state.playout(rng, max_turns=1)
+        fast[state.history[0][1]] += 1
+        trusted[base.random_action(rng)] += 1
+    expected = set(CELLS_OF_CARD[card("7h")] + CELLS_OF_CARD[card("2s")])
+    for counts in (fast, trusted):
+        assert set(counts) == expected
+        assert all(900 <= n <= 1100 for n in counts.values()), counts
