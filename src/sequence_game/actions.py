@@ -22,11 +22,12 @@ ids        meaning                                                     rule
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
 
 from .board import LAYOUT, NUM_CELLS, Cell, cell_name, parse_cell
-from .cards import JD, JS, Card, card_name, is_one_eyed, is_two_eyed, parse_card
+from .cards import JC, JD, JH, JS, Card, card_name, is_one_eyed, is_two_eyed, parse_card
 
 PLACE: Final = 0
 WILD: Final = 100
@@ -135,6 +136,22 @@ def card_at_name(cell: Cell) -> str:
 def action_name(action: int) -> str:
     """The notation of an action id: ``action_name(144) == 'jd@e4'``."""
     return str(Action.decode(action))
+
+
+def action_name_for(action: int, hand: Iterable[Card]) -> str:
+    """The notation of an action as the holder of ``hand`` plays it: a jack action names the jack
+    actually held (the engine plays the lower of two held jacks of a kind, as here).
+
+    >>> action_name_for(WILD + 44, [parse_card("jc")])
+    'jc@e4'
+    """
+    decoded = Action.decode(action)
+    if decoded.kind in ("wild", "remove"):
+        held = set(hand)
+        first, second = (JD, JC) if decoded.kind == "wild" else (JS, JH)
+        jack = first if first in held or second not in held else second
+        decoded = Action(decoded.kind, jack, decoded.cell)
+    return str(decoded)
 
 
 def parse_action(text: str) -> int:

@@ -436,7 +436,6 @@ class GameState:
         actor = self.current_seat if seat is None else seat
         if not isinstance(actor, int) or not 0 <= actor < self._n:
             raise IllegalActionError("R2.1", f"no seat {actor!r} at this table", action)
-        name = action_name(action)
         hand = self._hands[actor]
         if self._penalty:
             payer = self._penalty[0]
@@ -446,7 +445,7 @@ class GameState:
                 )
             if not DISCARD <= action < DRAW:
                 raise IllegalActionError(
-                    "R6.1", f"seat {actor} owes a table-talk discard, not {name!r}", action
+                    "R6.1", f"seat {actor} owes a table-talk discard, not {action_name(action)!r}", action
                 )
             if action - DISCARD not in hand:
                 raise IllegalActionError(

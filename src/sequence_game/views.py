@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .actions import action_name
+from .actions import action_name_for
 from .board import LINES, cells_of
 from .cards import Card, card_name
 from .config import GameConfig
@@ -86,6 +86,10 @@ class PlayerView:
                 return side
         return None
 
+    def action_name(self, action: int) -> str:
+        """The notation of one of this seat's actions, naming the jack it actually holds."""
+        return action_name_for(action, self.hand)
+
     def info_key(self) -> tuple[Any, ...]:
         """A hashable key of this seat's information set (for search trees)."""
         return (self.seat, self.hand, self.history, self.penalty_due, self.dead_card_exchanged)
@@ -112,7 +116,7 @@ class PlayerView:
             "penalty_due": list(self.penalty_due),
             "dead_card_exchanged": self.dead_card_exchanged,
             "turn": self.turn,
-            "legal_actions": [{"id": a, "name": action_name(a)} for a in self.legal_actions],
+            "legal_actions": [{"id": a, "name": self.action_name(a)} for a in self.legal_actions],
             "winner": self.winner,
             "termination": self.termination,
         }
