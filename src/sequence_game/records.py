@@ -15,6 +15,7 @@ exactly with no random number generator.
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -238,8 +239,12 @@ class _Reshuffles:
         return cards
 
 
-def replay(source: str | bytes | Path | dict[str, Any]) -> ReplayResult:
+def replay(source: str | bytes | Path | dict[str, Any], *, seed: int | None = None) -> ReplayResult:
     """Replay a record action by action, stopping at the first illegal one.
+
+    Reshuffles inside the record come from the record; if play goes on past its end, later
+    reshuffles (R5.4) are drawn with a generator seeded with ``seed`` (fresh entropy if ``None``),
+    so that a resumed game's new draw piles cannot be foreseen.
 
     Raises :class:`RecordError` for a record that is malformed (bad JSON, missing fields, a deck
     that is not the 104 cards); an illegal action is reported in the result, not raised.
@@ -256,7 +261,9 @@ def replay(source: str | bytes | Path | dict[str, Any]) -> ReplayResult:
         raise RecordError("actions must be a list")
     feeder = _Reshuffles(actions)
     try:
-        state = GameState(config, deck, dealer, reshuffle_source=feeder)
+        state = GameState(
+            config, deck, dealer, reshuffle_seed=random.Random(seed).getrandbits(63), reshuffle_source=feeder
+        )
     except ValueError as exc:
         raise RecordError(str(exc)) from None
     for index, entry in enumerate(actions):

@@ -1,0 +1,236 @@
+"""The board and the hand: two hand-drawn widgets, so clicks map straight to cells and cards.
+
+Chips carry a letter (B, G, R) as well as a colour, and locked chips a ``*``, so the board reads
+the same for colour-blind players and in a monochrome terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..board import COLUMN_LETTERS, LAYOUT, SIZE
+from ..cards import Card, card_label, is_jack, is_one_eyed, is_two_eyed
+from .controller import SIDE_LETTERS
+
+CHIP_STYLES = ("bold white on #2457c5", "bold white on #1d7f38", "bold white on #b3261e")
+RED_SUIT = "#ff6b6b"
+BLACK_SUIT = "#e8e8e8"
+TARGET_BG = "on #6b5a00"
+CORNER_STYLE = "bold #d7b500"
+
+
+def suit_style(card: Card) -> str:
+    return RED_SUIT if card % 4 in (1, 2) else BLACK_SUIT
+
+
+@dataclass
+class BoardPicture:
+    """What the board shows: chips per side, locked cells, the chosen card's targets, the last move."""
+
+    chips: tuple[int, ...] = ()
+    locked: int = 0
+    targets: frozenset[int] = field(default_factory=frozenset)
+    removing: bool = False
+    """Targets are chips to remove (one-eyed jack) rather than spaces to fill."""
+    last: int | None = None
+
+
+class BoardView(Widget, can_focus=True):
+    """The 10x10 board: arrows move the cursor, Enter or a click chooses a cell."""
+
+    BINDINGS = [  # noqa: RUF012 - Textual's convention
+        Binding("up", "move(-10)", "Up", show=False),
+        Binding("down", "move(10)", "Down", show=False),
+        Binding("left", "move(-1)", "Left", show=False),
+        Binding("right", "move(1)", "Right", show=False),
+        Binding("enter", "choose", "Play", show=True),
+    ]
+    DEFAULT_CSS = """
+    BoardView { width: 54; height: 13; border: round $primary-darken-2; padding: 0; }
+    BoardView:focus { border: round $accent; }
+    """
+
+    cursor: reactive[int] = reactive(44)
+
+    class CellChosen(Message):
+        """A cell was clicked, or Enter pressed on it."""
+
+        def __init__(self, cell: int) -> None:
+            super().__init__()
+            self.cell = cell
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.picture = BoardPicture()
+        self.cell_width = 5
+        self.row_height = 1
+
+    def show(self, picture: BoardPicture) -> None:
+        self.picture = picture
+        self.refresh()
+
+    def set_geometry(self, cell_width: int, row_height: int) -> None:
+        """Wider cells and spaced rows on a big terminal (the app calls this on resize)."""
+        self.cell_width, self.row_height = cell_width, row_height
+        self.styles.width = 2 + SIZE * cell_width + 2
+        self.styles.height = 1 + SIZE * row_height + 2
+        self.refresh()
+
+    def action_move(self, delta: int) -> None:
+        row, col = divmod(self.cursor, SIZE)
+        if delta in (-1, 1):
+            col = (col + delta) % SIZE
+        else:
+            row = (row + delta // SIZE) % SIZE
+        self.cursor = row * SIZE + col
+
+    def action_choose(self) -> None:
+        self.post_message(self.CellChosen(self.cursor))
+
+    def watch_cursor(self) -> None:
+        self.refresh()
+
+    def cell_at(self, x: int, y: int) -> int | None:
+        """The cell under content offset ``(x, y)``, if any."""
+        col = (x - 2) // self.cell_width if x >= 2 else -1
+        row = (y - 1) // self.row_height if y >= 1 else -1
+        if 0 <= row < SIZE and 0 <= col < SIZE:
+            return row * SIZE + col
+        return None
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        cell = self.cell_at(offset.x, offset.y)
+        if cell is not None:
+            self.cursor = cell
+            self.post_message(self.CellChosen(cell))
+
+    def render(self) -> Text:
+        cw, pic = self.cell_width, self.picture
+        pad = (cw - 5) // 2
+        text = Text(no_wrap=True, overflow="crop")
+        text.append("  " + "".join(f"{c:^{cw}}" for c in COLUMN_LETTERS), style="bold")
+        for row in range(SIZE):
+            text.append("\n")
+            text.append(f"{row} ", style="bold")
+            for col in range(SIZE):
+                text.append_text(self._cell(row * SIZE + col, pad, pic))
+            for _ in range(self.row_height - 1):
+                text.append("\n")
+        return text
+
+    def _cell(self, cell: int, pad: int, pic: BoardPicture) -> Text:
+        printed = LAYOUT[cell]
+        bit = 1 << cell
+        side = next((s for s, mask in enumerate(pic.chips) if mask & bit), None)
+        locked = bool(pic.locked & bit)
+        target = cell in pic.targets
+        base = ""
+        mark, mark_style = " ", ""
+        if side is not None:
+            base = CHIP_STYLES[side]
+            mark = SIDE_LETTERS[side]
+        elif target:
+            base = TARGET_BG
+            mark, mark_style = "+", "bold #ffe066"
+        tail, tail_style = " ", ""
+        if locked:
+            tail, tail_style = "*", "bold"
+        elif target and pic.removing:
+            tail, tail_style = "×", "bold #ffe066"
+        elif cell == pic.last:
+            tail, tail_style = "◂", "bold #ffe066"
+        out = Text(" " * pad, style=base)
+        if printed < 0:
+            out.append("FREE", style=CORNER_STYLE)
+        else:
+            out.append(mark, style=f"{base} {mark_style}".strip())
+            out.append(f"{card_label(printed):>3}", style=base or suit_style(printed))
+        out.append(tail, style=f"{base} {tail_style}".strip())
+        out.append(" " * (self.cell_width - 5 - pad), style=base)
+        if cell == self.cursor:
+            out.stylize("reverse")
+        if cell == pic.last:
+            out.stylize("underline")
+        return out
+
+
+class HandView(Widget):
+    """One seat's cards in a row; digits or a click choose one."""
+
+    DEFAULT_CSS = """
+    HandView { height: 1; width: 1fr; }
+    """
+
+    class CardChosen(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.cards: list[Card] = []
+        self.dead: set[Card] = set()
+        self.selected: int | None = None
+        self.caption = "Hand"
+        self.hidden_text: str | None = None
+        self._spans: list[tuple[int, int]] = []
+
+    def show(
+        self,
+        cards: list[Card],
+        dead: set[Card],
+        selected: int | None,
+        caption: str = "Hand",
+        hidden_text: str | None = None,
+    ) -> None:
+        self.cards, self.dead, self.selected = cards, dead, selected
+        self.caption, self.hidden_text = caption, hidden_text
+        self.refresh()
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"{self.caption}: ", style="bold")
+        self._spans = []
+        if self.hidden_text is not None:
+            text.append(self.hidden_text, style="italic")
+            return text
+        if not self.cards:
+            text.append("(no cards)", style="italic")
+        for i, card in enumerate(self.cards):
+            start = len(text)
+            label = card_label(card)
+            if is_two_eyed(card):
+                label += "w"
+            elif is_one_eyed(card):
+                label += "r"
+            elif card in self.dead:
+                label += "†"
+            style = suit_style(card)
+            if card in self.dead and not is_jack(card):
+                style += " strike dim"
+            if i == self.selected:
+                style += " reverse bold"
+            text.append(f"{i + 1}", style="bold #9ad0ff")
+            text.append(f" {label} ", style=style)
+            self._spans.append((start, len(text)))
+            text.append(" ")
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        for i, (start, end) in enumerate(self._spans):
+            if start <= offset.x < end:
+                self.post_message(self.CardChosen(i))
+                return
