@@ -96,13 +96,13 @@ def run(args: argparse.Namespace) -> int:
             return run_plain_replay(args.replay, sys.stdin, sys.stdout)
         return _run_app(args, replay=args.replay)
     wants_game = any(getattr(args, name) not in (None, False) for name in GAME_OPTIONS)
-    session = None
-    if plain or wants_game:
-        try:
-            session = build_session(args)
-        except (ValueError, RecordError) as exc:
-            print(f"sequence play: {exc}", file=sys.stderr)
-            return 2
+    if not (plain or wants_game):
+        return _run_app(args)  # the new-game screen
+    try:
+        session = build_session(args)
+    except (ValueError, RecordError) as exc:
+        print(f"sequence play: {exc}", file=sys.stderr)
+        return 2
     if plain:
         from ..tui.plain import run_plain
 
