@@ -1,22 +1,57 @@
-"""Bots, from random to search over hidden information; :func:`make_bot` builds one by name."""
+"""Bots, from random to search over hidden information; :func:`make_bot` builds one by name or level.
+
+>>> sorted(BOTS)
+['greedy', 'heuristic', 'mcts', 'random']
+>>> make_bot("hard", seed=1).name
+'mcts'
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .base import Bot, Limit, RandomBot
+from .base import Bot, Limit, RandomBot, forced_action
+from .greedy import GreedyBot
+from .heuristic import HeuristicBot
+from .mcts import MCTSBot
 
 #: Bot constructors by name, weakest first; each takes ``seed``.
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "heuristic": HeuristicBot,
+    "mcts": MCTSBot,
+}
+
+#: Difficulty levels for people, mapped onto bot names.
+LEVELS: dict[str, str] = {"beginner": "random", "easy": "greedy", "medium": "heuristic", "hard": "mcts"}
+
+#: A sensible thinking time per move for each bot when a person waits for it (seconds).
+DEFAULT_SECONDS: dict[str, float] = {"random": 0.0, "greedy": 0.0, "heuristic": 0.0, "mcts": 1.0}
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (see :data:`BOTS`)."""
+    """A bot by name (see :data:`BOTS`) or difficulty level (see :data:`LEVELS`)."""
+    key = name.strip().lower() if isinstance(name, str) else name
+    key = LEVELS.get(key, key)
     try:
-        factory = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}") from None
+        factory = BOTS[key]
+    except (KeyError, TypeError):
+        choices = ", ".join([*BOTS, *LEVELS])
+        raise ValueError(f"unknown bot or level {name!r}; choose from {choices}") from None
     return factory(seed=seed)
 
 
-__all__ = ["BOTS", "Bot", "Limit", "RandomBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "DEFAULT_SECONDS",
+    "LEVELS",
+    "Bot",
+    "GreedyBot",
+    "HeuristicBot",
+    "Limit",
+    "MCTSBot",
+    "RandomBot",
+    "forced_action",
+    "make_bot",
+]

@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from ..actions import DEAD, DISCARD, DRAW
 from ..views import PlayerView
 
 
@@ -45,9 +46,35 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
-        acts = view.legal_actions
-        if not acts:
-            raise ValueError(f"seat {view.seat} has no action to take")
-        dead = [a for a in acts if 300 <= a < 352]
-        choice = dead or acts
+        acts = legal_or_raise(view)
+        if DRAW in acts:
+            return DRAW  # R5.3: a seat owing a draw draws (else it may lose it)
+        dead = [a for a in acts if DEAD <= a < DISCARD]
+        choice = dead or list(acts)
         return choice[int(self.rng.random() * len(choice))]
+
+
+def legal_or_raise(view: PlayerView) -> tuple[int, ...]:
+    """The view's legal actions; a clear error when the seat has nothing to do now."""
+    acts = view.legal_actions
+    if not acts:
+        why = "the game is over" if view.is_over else f"it is not seat {view.seat}'s turn to act"
+        raise ValueError(f"R4.3: seat {view.seat} has no action to take: {why}")
+    return acts
+
+
+def forced_action(view: PlayerView) -> int | None:
+    """The action every thinking bot takes without search, or ``None``.
+
+    The only legal action; a draw owed in manual mode (R5.3: a later player's draw would make it
+    lost); a dead card's exchange (R5.1: a dead card can never be played, and the exchange is free).
+    """
+    acts = legal_or_raise(view)
+    if len(acts) == 1:
+        return acts[0]
+    if DRAW in acts:
+        return DRAW
+    for a in acts:
+        if DEAD <= a < DISCARD:
+            return a
+    return None

@@ -1,15 +1,97 @@
-"""``sequence tournament``: placeholder until its issue lands (owned by that work)."""
+"""``sequence tournament``: bots play each other with seats rotated and deals paired.
+
+Prints a table of win rates with 95% Wilson intervals and Bradley-Terry ratings, or with
+``--json`` one JSON object; ``--records DIR`` saves every game as a ``sequence-record/1`` file.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import sys
 from typing import Any
+
+from ..config import TEAM_OPTIONS
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("tournament", help="(not available yet)")
+    p = sub.add_parser(
+        "tournament",
+        help="pit bots against each other (win rates, confidence intervals, ratings)",
+        description="Every pair of bots plays paired deals with seats rotated, in parallel workers.",
+    )
+    p.add_argument(
+        "--bots",
+        default="random,greedy,heuristic",
+        help="comma-separated bot names or levels (default: %(default)s)",
+    )
+    p.add_argument("--players", type=int, default=2, choices=sorted(TEAM_OPTIONS))
+    p.add_argument("--teams", type=int, default=None, help="number of sides (default: the usual one, R2.2)")
+    p.add_argument("--draw", choices=("auto", "manual"), default="auto", help="draw mode (R5.3)")
+    p.add_argument("--games", type=int, default=20, help="games per pair (rounded up to whole deal groups)")
+    p.add_argument("--time-per-move", type=float, default=None, metavar="S", help="search time per move")
+    p.add_argument("--simulations", type=int, default=None, help="search iterations per move (reproducible)")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: CPU count)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-turns", type=int, default=2000, help="call a game drawn after this many turns")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--records", metavar="DIR", default=None, help="save every game's record in DIR")
+    p.add_argument("--backend", choices=("process", "ray"), default="process")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("sequence tournament is not available in this build yet")
+    from ..bots import BOTS, LEVELS
+    from ..bots.tournament import ProgressBar, format_table, run_games, schedule, summarize
+    from ..config import GameConfig
+    from ..errors import ConfigError
+
+    names = [LEVELS.get(n.strip().lower(), n.strip().lower()) for n in args.bots.split(",") if n.strip()]
+    unknown = [n for n in names if n not in BOTS]
+    if unknown:
+        raise SystemExit(
+            f"sequence tournament: unknown bot {unknown[0]!r}; choose from {', '.join([*BOTS, *LEVELS])}"
+        )
+    if args.time_per_move is not None and args.time_per_move <= 0:
+        raise SystemExit("sequence tournament: --time-per-move must be positive")
+    if args.simulations is not None and args.simulations < 1:
+        raise SystemExit("sequence tournament: --simulations must be at least 1")
+    try:
+        config = GameConfig(players=args.players, teams=args.teams, draw=args.draw)
+        specs = schedule(
+            names,
+            config,
+            args.games,
+            seed=args.seed,
+            seconds=args.time_per_move,
+            simulations=args.simulations,
+            max_turns=args.max_turns,
+            record=args.records is not None,
+        )
+    except (ConfigError, ValueError) as exc:
+        raise SystemExit(f"sequence tournament: {exc}") from None
+    if args.records is not None:
+        os.makedirs(args.records, exist_ok=True)
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    progress = None if args.quiet else ProgressBar(sys.stderr)
+    try:
+        results = run_games(specs, workers=workers, backend=args.backend, progress=progress)
+    except RuntimeError as exc:
+        raise SystemExit(f"sequence tournament: {exc}") from None
+    if args.records is not None:
+        for result in results:
+            spec = specs[result.index]
+            path = os.path.join(args.records, f"game-{result.index:05d}-{'-'.join(spec.bots)}.json")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(result.record or "")
+    summary = summarize(specs, results, names)
+    summary["config"] = {"players": config.players, "teams": config.sides, "draw": config.draw}
+    summary["time_per_move"] = args.time_per_move
+    summary["simulations"] = args.simulations
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(format_table(summary))
+    return 0

@@ -1,0 +1,203 @@
+"""The heuristic bot: one ply with a documented evaluation that knows its own hand.
+
+Each legal play is scored as (``docs/bots.md`` explains the numbers):
+
+1. **Open lines by length** and **blocks**: :func:`~sequence_game.bots.evaluation.action_gain`
+   under :data:`HEURISTIC` (a four-of-five is worth far more than a three, an opponent's four
+   far more than our own three); completing a sequence is worth ``line[5]``, and winning (R7.1)
+   outweighs everything.
+2. **Threats**: a new four whose missing space we can fill next turn from the cards left in hand
+   (its card, or a two-eyed jack) earns a bonus; a second such space more (the opponents can
+   rarely block both). A play that blocks or breaks an opponent's threat that would *win* the
+   game earns an urgency bonus on top of the ordinary block.
+3. **Centre and corners**: a small bonus for central cells; corners enter through the windows,
+   which count a corner as a chip of every side (R3.2).
+4. **Jacks and dead cards**: a two-eyed or one-eyed jack costs its keeping value when spent, so
+   jacks are kept for threats and blocks; a dead card is always exchanged (R5.1); discards
+   (R5.5, R6.1) throw away the least useful card.
+5. **Team play** (4-12 players): chips are shared by the side (R2.4), so a team mate's line is
+   ours; our fours are worth more the more team mates can complete them, and an opponent's lines
+   weigh more the sooner that side plays after us (R4.3).
+
+>>> from sequence_game import GameConfig, new_game
+>>> state = new_game(GameConfig(players=4), seed=4)
+>>> HeuristicBot(seed=1).select_action(state.view(state.current_seat)) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from ..actions import DEAD, REMOVE, WILD
+from ..board import LAYOUT
+from ..cards import JC, JD, JH, JS, TWO_EYED
+from ..views import PlayerView
+from ..worlds import unseen_cards
+from .base import Limit, forced_action
+from .evaluation import Board, Weights, action_gain, best_discard, threats
+
+HEURISTIC: Final = Weights(
+    line=(0.0, 1.0, 4.0, 14.0, 50.0, 400.0),
+    block=(0.0, 1.0, 5.0, 20.0, 140.0, 0.0),
+    centre=2.0,
+)
+WIN: Final = 100_000.0
+TWO_EYED_COST: Final = 30.0
+ONE_EYED_COST: Final = 24.0
+THREAT_WEIGHT: Final = 1.0
+"""Scale of the threat terms (expected sequences won or lost before our next turn)."""
+WINNING_SEQUENCE: Final = 2000.0
+"""The value of a sequence that wins the game (a plain one is worth ``line[5]``)."""
+TEAM_FOUR_BONUS: Final = 0.2
+"""Our fours gain this fraction per team mate beyond the first seat."""
+
+
+class HeuristicBot:
+    """A hand-aware one-ply evaluation (a few milliseconds a move)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, weights: Weights = HEURISTIC) -> None:
+        self.rng = random.Random(seed)
+        self.weights = weights
+
+    def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
+        forced = forced_action(view)
+        if forced is not None:
+            return forced
+        board = Board.of_view(view)
+        plays = [a for a in view.legal_actions if a < DEAD]
+        if not plays:  # a stuck hand (R5.5) or a table-talk fine (R6.1)
+            return best_discard(
+                board, view.side, view.legal_actions, self.weights, (TWO_EYED_COST * 4, ONE_EYED_COST * 3)
+            )
+        scores = score_plays(view, board, plays, self.weights)
+        top = max(scores)
+        best = [a for a, s in zip(plays, scores, strict=True) if s >= top - 1e-9]
+        return best[int(self.rng.random() * len(best))]
+
+
+def opponent_weights(view: PlayerView) -> list[float]:
+    """Per side: 1 for the side playing right after us, a little less for later sides (R4.3)."""
+    sides = view.config.sides
+    me = view.side
+    return [1.0 if s == me else 1.0 - 0.15 * (((s - me) % sides) - 1) for s in range(sides)]
+
+
+def score_plays(view: PlayerView, board: Board, plays: list[int], weights: Weights) -> list[float]:
+    """The heuristic score of each R5.2 play in ``plays`` for the view's seat."""
+    side = view.side
+    sides = view.config.sides
+    team = view.config.team_size
+    hand = list(view.hand)
+    opp_w = opponent_weights(view)
+    four = weights.line[4] * (1.0 + TEAM_FOUR_BONUS * (team - 1))
+    line = (*weights.line[:4], four, weights.line[5])
+    w_team = Weights(line=line, block=weights.block, centre=weights.centre)
+    odds = Odds(view)
+    before = [threats(board, s) for s in range(sides)]
+    out = []
+    for a in plays:
+        score = action_gain(board, side, a, w_team, opp_w)
+        rest = list(hand)
+        if a < REMOVE:
+            cell = a if a < WILD else a - WILD
+            card = (
+                LAYOUT[cell] if a < WILD else (JD if JD in hand else next(c for c in hand if c in TWO_EYED))
+            )
+            rest.remove(card)
+            if a >= WILD:
+                score -= TWO_EYED_COST
+        else:
+            cell = a - REMOVE
+            rest.remove(JS if JS in hand else JH)
+            score -= ONE_EYED_COST
+        after = board.after(a, side)
+        if after.sequences[side] >= view.config.sequences_to_win:
+            out.append(score + WIN)
+            continue
+        score += THREAT_WEIGHT * (
+            threat_value(view, after, side, threats(after, side), hand=rest, odds=odds)
+            - threat_value(view, board, side, before[side], hand=hand, odds=odds)
+        )
+        for s in range(sides):
+            if s != side:
+                lost = odds.completion_risk(view, after, s, threats(after, s)) - odds.completion_risk(
+                    view, board, s, before[s]
+                )
+                score -= THREAT_WEIGHT * opp_w[s] * lost
+        out.append(score)
+    return out
+
+
+def sequence_value(view: PlayerView, board: Board, side: int, weights: Weights) -> float:
+    """What the side's next sequence is worth: the game if it is the last one needed (R3.1)."""
+    return WINNING_SEQUENCE if board.sequences[side] + 1 >= view.config.sequences_to_win else weights.line[5]
+
+
+class Odds:
+    """Chances that unseen hands hold given cards, from the multiset of cards this seat cannot see."""
+
+    def __init__(self, view: PlayerView) -> None:
+        unseen = unseen_cards(view)
+        self.unseen = unseen
+        self.total = max(sum(unseen.values()), 1)
+        self.wild = unseen[JD] + unseen[JC]
+        self.remover = unseen[JH] + unseen[JS]
+        n = view.config.players
+        sides = view.config.sides
+        me = view.seat
+        # the hands that act between this seat's turn and its next one, by side
+        self.cards_before_next: list[int] = [0] * sides
+        for k in range(1, n):
+            seat = (me + k) % n
+            self.cards_before_next[seat % sides] += view.hand_sizes[seat]
+        self.weights = HEURISTIC
+
+    def any_of(self, copies: int, cards: int) -> float:
+        """P(a hand of ``cards`` unseen cards holds at least one of ``copies`` given cards)."""
+        total = self.total
+        if copies <= 0 or cards <= 0:
+            return 0.0
+        miss = 1.0
+        for i in range(min(cards, total)):
+            if total - i <= 0:
+                break
+            miss *= max(total - copies - i, 0) / (total - i)
+        return 1.0 - miss
+
+    def completion_risk(self, view: PlayerView, board: Board, side: int, cells: dict[int, int]) -> float:
+        """Expected value another side completes a sequence from its threats before our next turn."""
+        if not cells:
+            return 0.0
+        hand_cards = self.cards_before_next[side]
+        miss = 1.0
+        for cell in cells:
+            miss *= 1.0 - self.any_of(self.unseen[LAYOUT[cell]] + self.wild, hand_cards)
+        return (1.0 - miss) * sequence_value(view, board, side, self.weights)
+
+
+def threat_value(
+    view: PlayerView, board: Board, side: int, cells: dict[int, int], *, hand: list[int], odds: Odds
+) -> float:
+    """Expected value of our threats: those we can fill next turn unless every one is blocked first;
+    the others only through team mates' hands or a lucky draw."""
+    if not cells:
+        return 0.0
+    value = sequence_value(view, board, side, HEURISTIC)
+    wild = any(c in TWO_EYED for c in hand)
+    fillable = [m for m in cells if wild or LAYOUT[m] in hand]
+    blockers = sum(odds.cards_before_next[s] for s in range(len(board.chips)) if s != side)
+    total = 0.0
+    if fillable:
+        p_block_all = 1.0
+        for m in fillable:
+            p_block_all *= odds.any_of(odds.unseen[LAYOUT[m]] + odds.wild + odds.remover, blockers)
+        total += value * (1.0 - p_block_all)
+    mates = odds.cards_before_next[side]
+    for m in cells:
+        if m not in fillable:
+            total += 0.5 * value * odds.any_of(odds.unseen[LAYOUT[m]] + odds.wild, mates + 1)
+    return total

@@ -1,0 +1,309 @@
+"""Information-Set MCTS (Cowling, Powley and Whitehouse 2012, "SO-ISMCTS") with determinization.
+
+The bot never holds the true state. Each iteration deals the cards it cannot see at random in a way
+consistent with its view (a *determinization*, :func:`~sequence_game.worlds.sample_world`; after a
+reshuffle the draw pile comes only from the known reshuffled cards, R5.4), then walks one shared
+tree keyed by the public actions taken from the root:
+
+- **Selection** only considers actions legal in this determinization, and scores a child by UCB1
+  with its *availability* count (how often it could have been chosen) in place of the parent's
+  visits, as SO-ISMCTS prescribes. Progressive widening keeps the branching factor in check: a
+  node visited ``n`` times considers only its ``widen(n)`` best actions by a cheap prior (the
+  board gain of the greedy evaluation; at the root, the full heuristic score).
+- **Expansion** adds one child, the best-prior untried action.
+- **Evaluation** is pluggable (:class:`Evaluator`): :class:`StaticEvaluator` (the default) scores
+  the position's open lines and each side's threats, using the sampled hands, which is where the
+  determinization pays; :class:`RolloutEvaluator` plays random moves to the end (or for a few
+  turns, then scores).
+- **Backpropagation** credits each node with the value for the side that moved into it, so the
+  same code plays 2 or 3 sides and teams.
+
+In manual-draw mode a determinization makes every owed draw at once and then draws automatically
+(search ignores the timing of draws; the bot itself always draws when it owes one, R5.3).
+
+>>> from sequence_game import GameConfig, new_game
+>>> state = new_game(GameConfig(players=2), seed=4)
+>>> bot = MCTSBot(seed=1)
+>>> bot.select_action(state.view(state.current_seat), Limit(simulations=50)) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Final, Protocol
+
+from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD
+from ..board import LAYOUT
+from ..cards import ONE_EYED, TWO_EYED
+from ..state import GameState
+from ..views import PlayerView
+from ..worlds import sample_world, unseen_cards
+from .base import Limit, forced_action
+from .evaluation import Board, Weights, action_gain, card_value, side_values, threats
+from .heuristic import HEURISTIC, ONE_EYED_COST, TWO_EYED_COST, score_plays
+
+DEFAULT_LIMIT: Final = Limit(seconds=1.0)
+
+
+class Evaluator(Protocol):
+    """Scores a position of a determinization: one value in [-1, 1] per side."""
+
+    def evaluate(self, world: GameState, rng: random.Random) -> list[float]: ...
+
+
+@dataclass(frozen=True)
+class StaticEvaluator:
+    """Open lines plus threats, squashed: a side's threat it can fill from the sampled hands of its
+    seats counts as most of a sequence (the side to move first counts it in full)."""
+
+    weights: Weights = HEURISTIC
+    scale: float = 300.0
+    threat_share: float = 0.6
+
+    def evaluate(self, world: GameState, rng: random.Random) -> list[float]:
+        board = Board.of_state(world)
+        sides = world.config.sides
+        need = world.config.sequences_to_win
+        to_move = world.current_seat % sides
+        extra = [0.0] * sides
+        for seat in range(world.players):
+            for card in world._hands[seat]:
+                if card in TWO_EYED:
+                    extra[seat % sides] += TWO_EYED_COST
+                elif card in ONE_EYED:
+                    extra[seat % sides] += ONE_EYED_COST
+        for s in range(sides):
+            cells = threats(board, s)
+            if not cells:
+                continue
+            held: set[int] = set()
+            for seat in range(s, world.players, sides):
+                held.update(world._hands[seat])
+            wild = any(c in held for c in TWO_EYED)
+            if wild or any(LAYOUT[m] in held for m in cells):
+                seq = 3.0 * self.weights.line[5] if board.sequences[s] + 1 >= need else self.weights.line[5]
+                extra[s] += seq * (1.0 if s == to_move else self.threat_share)
+        return side_values(board, self.weights, self.scale, extra)
+
+
+@dataclass(frozen=True)
+class RolloutEvaluator:
+    """Random play (dead cards exchanged) for ``turns`` turns, or to the end when ``None``; an
+    unfinished game is then scored by ``then``."""
+
+    turns: int | None = None
+    then: StaticEvaluator = StaticEvaluator()
+
+    def evaluate(self, world: GameState, rng: random.Random) -> list[float]:
+        limit = None if self.turns is None else world.turn + self.turns
+        outcome = world.playout(rng, limit if limit is not None else world.turn + 2000)
+        sides = world.config.sides
+        if outcome is None:
+            return self.then.evaluate(world, rng)
+        if outcome.winner is None:
+            return [0.0] * sides
+        return [1.0 if s == outcome.winner else -1.0 for s in range(sides)]
+
+
+class Node:
+    """A node of the information-set tree: the public actions from the root lead here."""
+
+    __slots__ = ("avail", "children", "prior", "value", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.prior: dict[int, float] = {}
+        self.visits = 0
+        self.value = 0.0
+        """Sum of values for the side that moved into this node."""
+        self.avail = 0
+
+
+class Determinizer:
+    """Deals the unseen cards at random, consistently with the view (as
+    :func:`~sequence_game.worlds.sample_world`, but copying one template world per sample)."""
+
+    def __init__(self, view: PlayerView, rng: random.Random) -> None:
+        self.view = view
+        self.template = _auto_draw(sample_world(view, rng)) if view.config.draw == "manual" else None
+        self.base = sample_world(view, rng)
+        unseen = unseen_cards(view)
+        self.unseen = unseen
+        self.pool = list(unseen.elements())
+        self.candidates = list((Counter(view.reshuffle_pool) & unseen).elements()) if view.reshuffles else []
+        if len(self.candidates) < view.deck_size:
+            self.candidates = []
+        self.rng = rng
+
+    def sample(self) -> GameState:
+        view, rng = self.view, self.rng
+        if self.template is not None:  # manual draws: rare, take the exact sampler
+            return _auto_draw(sample_world(view, rng))
+        world = self.base.copy()
+        if self.candidates:
+            cand = self.candidates[:]
+            rng.shuffle(cand)
+            deck = cand[: view.deck_size]
+            others = list((self.unseen - Counter(deck)).elements())
+        else:
+            pool = self.pool[:]
+            rng.shuffle(pool)
+            deck = pool[: view.deck_size]
+            others = pool[view.deck_size :]
+        rng.shuffle(others)
+        at = 0
+        hands = world._hands
+        for seat, size in enumerate(view.hand_sizes):
+            if seat != view.seat:
+                hands[seat] = others[at : at + size]
+                at += size
+        world._deck = deck
+        world._reshuffle_seed = rng.getrandbits(63)
+        return world
+
+
+def _auto_draw(world: GameState) -> GameState:
+    """Search's simplification of manual draws: every owed draw is made now, later ones automatic."""
+    for seat in range(world.players):
+        if world._owed[seat]:
+            world._owed[seat] = False
+            world._draw(seat)
+    world._manual = False
+    world.config = replace(world.config, draw="auto")
+    return world
+
+
+class MCTSBot:
+    """IS-MCTS within a time or simulation budget (default one second a move)."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        evaluator: Evaluator | None = None,
+        exploration: float = 1.5,
+        temperature: float = 20.0,
+        default_limit: Limit = DEFAULT_LIMIT,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.evaluator: Evaluator = evaluator if evaluator is not None else StaticEvaluator()
+        self.exploration = exploration
+        self.temperature = temperature
+        self.default_limit = default_limit
+        self.last_simulations = 0
+        """Iterations the last search ran (for benchmarks)."""
+
+    def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
+        forced = forced_action(view)
+        if forced is not None:
+            self.last_simulations = 0
+            return forced
+        if limit is None or (limit.seconds is None and limit.simulations is None):
+            limit = self.default_limit
+        root = Node()
+        acts = [a for a in view.legal_actions if a != DRAW]
+        root.prior = {
+            a: math.exp(max(-60.0, min(60.0, p / self.temperature)))
+            for a, p in zip(acts, _root_priors(view, acts), strict=True)
+        }
+        deadline = time.perf_counter() + limit.seconds if limit.seconds is not None else math.inf
+        budget = limit.simulations if limit.simulations is not None else 1 << 62
+        determinizer = Determinizer(view, self.rng)
+        sims = 0
+        while sims < budget and (sims < 1 or time.perf_counter() < deadline):
+            self._iterate(root, determinizer.sample())
+            sims += 1
+        self.last_simulations = sims
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)))
+        return best[0]
+
+    def _iterate(self, root: Node, world: GameState) -> None:
+        rng = self.rng
+        sides = world.config.sides
+        node = root
+        path: list[tuple[Node, int]] = []
+        c = self.exploration
+        temp = self.temperature
+        while not world.is_terminal():
+            seat = world.current_seat
+            side = seat % sides
+            acts = world.legal_actions()
+            prior = node.prior
+            missing = [a for a in acts if a not in prior]
+            if missing:
+                board = Board.of_state(world)
+                for a in missing:
+                    prior[a] = math.exp(max(-60.0, min(60.0, _prior(board, side, a) / temp)))
+            children = node.children
+            total = 0.0
+            q_sum = 0.0
+            q_n = 0
+            for a in acts:
+                total += prior[a]
+                child = children.get(a)
+                if child is not None:
+                    child.avail += 1
+                    q_sum += child.value / child.visits
+                    q_n += 1
+            fpu = q_sum / q_n - 0.1 if q_n else 0.0
+            sqrt_n = math.sqrt(node.visits + 1)
+            chosen = acts[0]
+            best = -math.inf
+            for a in acts:
+                child = children.get(a)
+                p = prior[a] / total
+                if child is None:
+                    score = fpu + c * p * sqrt_n
+                else:
+                    score = child.value / child.visits + c * p * sqrt_n / (1 + child.visits)
+                if score > best:
+                    best, chosen = score, a
+            child = children.get(chosen)
+            world._apply(chosen, seat)
+            if child is None:
+                child = Node()
+                child.avail = 1
+                children[chosen] = child
+                path.append((child, side))
+                break
+            path.append((child, side))
+            node = child
+        if world.is_terminal():
+            outcome = world.outcome()
+            winner = outcome.winner if outcome is not None else None
+            values = [0.0] * sides if winner is None else [1.0 if s == winner else -1.0 for s in range(sides)]
+        else:
+            values = self.evaluator.evaluate(world, rng)
+        root.visits += 1
+        for n, side in path:
+            n.visits += 1
+            n.value += values[side]
+
+
+def _root_priors(view: PlayerView, acts: list[int]) -> list[float]:
+    """The heuristic bot's scores for the root's plays (its own hand is known there)."""
+    board = Board.of_view(view)
+    plays = [a for a in acts if a < DEAD]
+    scores = dict(zip(plays, score_plays(view, board, plays, HEURISTIC), strict=True)) if plays else {}
+    return [scores[a] if a in scores else _prior(board, view.side, a) for a in acts]
+
+
+def _prior(board: Board, side: int, action: int) -> float:
+    """A cheap ordering of actions inside the tree: the board gain, less the jack's keeping value;
+    dead-card exchanges first (R5.1); discards by how little the card is worth (R5.5, R6.1)."""
+    if action < DEAD:
+        gain = action_gain(board, side, action, HEURISTIC)
+        if action >= REMOVE:
+            return gain - ONE_EYED_COST
+        if action >= WILD:
+            return gain - TWO_EYED_COST
+        return gain
+    if action < DISCARD:
+        return 1e6
+    return -card_value(board, side, action - DISCARD, HEURISTIC, (4 * TWO_EYED_COST, 3 * ONE_EYED_COST))

@@ -1,0 +1,143 @@
+"""Every bot returns a legal action in every configuration, reproducibly, from its view alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from sequence_game import GameConfig, new_game
+from sequence_game.actions import DEAD, DISCARD, DRAW, REMOVE, WILD
+from sequence_game.board import CELLS_OF_CARD, parse_cell
+from sequence_game.bots import BOTS, LEVELS, Bot, Limit, make_bot
+from sequence_game.bots.mcts import MCTSBot, RolloutEvaluator
+from sequence_game.cards import parse_card
+from sequence_game.testing import position
+
+from .helpers import CONFIGS, random_position
+
+LIMIT = Limit(seconds=5.0, simulations=12)
+
+
+def _config_id(config: GameConfig) -> str:
+    return f"{config.players}p{config.sides}s-{config.draw}"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_config_id)
+def test_every_bot_plays_legal_actions_in_random_positions(config: GameConfig) -> None:
+    bots = {name: make_bot(name, seed=1) for name in BOTS}
+    checked = 0
+    for seed in range(3):
+        for turns in (0, 7, 40, 120):
+            state = random_position(config, seed * 1000 + turns, turns)
+            if state.is_terminal():
+                continue
+            for seat in state.seats_to_act():
+                view = state.view(seat)
+                for name, bot in bots.items():
+                    action = bot.select_action(view, LIMIT)
+                    assert action in state.legal_actions(seat), (name, seat, action)
+                    if DRAW in view.legal_actions:
+                        assert action == DRAW  # R5.3: a seat owing a draw draws
+                    checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bots_play_whole_games_in_teams_and_manual_mode(name: str) -> None:
+    config = GameConfig(players=4, draw="manual")
+    state = new_game(config, seed=5)
+    bots = [make_bot(name, seed=s) for s in range(4)]
+    while not state.is_terminal() and state.turn < 400:
+        seats = state.seats_to_act()
+        seat = next((s for s in seats[1:] if state.owes_draw(s)), seats[0])
+        state.apply(bots[seat].select_action(state.view(seat), Limit(simulations=5)), seat)
+    assert state.is_terminal()
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_R6_1_bots_pay_a_table_talk_fine_with_a_discard(name: str) -> None:
+    state = new_game(GameConfig(players=6, teams=2), seed=2)
+    state.call_table_talk(1)
+    while state.penalty_due:
+        seat = state.current_seat
+        action = make_bot(name, seed=0).select_action(state.view(seat), LIMIT)
+        assert DISCARD <= action < DRAW
+        state.apply(action, seat)
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_R5_5_bots_discard_from_a_stuck_hand(name: str) -> None:
+    state = position(GameConfig(players=2), {}, {0: ["jh", "js"], 1: ["3s"]})
+    action = make_bot(name, seed=0).select_action(state.view(0), LIMIT)
+    assert action in (DISCARD + parse_card("jh"), DISCARD + parse_card("js"))
+
+
+@pytest.mark.parametrize("name", ["greedy", "heuristic", "mcts"])
+def test_R5_1_thinking_bots_exchange_a_dead_card(name: str) -> None:
+    # both 2s cells are taken: the 2s is dead
+    cells = list(CELLS_OF_CARD[parse_card("2s")])
+    state = position(GameConfig(players=2), {1: cells}, {0: ["2s", "5d"], 1: ["3s"]})
+    assert state.is_dead(parse_card("2s"))
+    action = make_bot(name, seed=0).select_action(state.view(0), LIMIT)
+    assert action == DEAD + parse_card("2s")
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bots_are_reproducible_with_a_seed(name: str) -> None:
+    config = GameConfig(players=3)
+    states = [random_position(config, seed, 30) for seed in range(4)]
+    views = [s.view(s.current_seat) for s in states if not s.is_terminal()]
+    limit = Limit(simulations=20)
+    first = [make_bot(name, seed=9).select_action(v, limit) for v in views]
+    second = [make_bot(name, seed=9).select_action(v, limit) for v in views]
+    assert first == second
+
+
+@pytest.mark.parametrize("name", ["greedy", "heuristic", "mcts"])
+def test_R7_1_bots_complete_a_winning_sequence(name: str) -> None:
+    # side 0 has one sequence elsewhere and four in row 5; the 5th space's card is in hand
+    row = [parse_cell(f"{c}5") for c in "bcdef"]
+    other = [parse_cell(f"{c}2") for c in "bcdef"]
+    from sequence_game.board import LAYOUT, WINDOW_CELLS
+
+    seq = WINDOW_CELLS.index(tuple(other))
+    card = LAYOUT[row[4]]
+    hand = [card, parse_card("2s") if card != parse_card("2s") else parse_card("3s")]
+    state = position(GameConfig(players=2), {0: row[:4] + other}, {0: hand, 1: ["3h"]}, sequences={0: [seq]})
+    action = make_bot(name, seed=0).select_action(state.view(0), Limit(simulations=30))
+    state.apply(action)
+    assert state.outcome() is not None and state.outcome().winner == 0
+
+
+@pytest.mark.parametrize("name", ["greedy", "heuristic", "mcts"])
+def test_bots_block_an_open_four(name: str) -> None:
+    row = [parse_cell(f"{c}5") for c in "bcdef"]
+    from sequence_game.board import LAYOUT
+
+    card = LAYOUT[row[4]]
+    state = position(GameConfig(players=3), {1: row[:4]}, {0: [card, parse_card("2s")], 1: ["3h"], 2: ["4h"]})
+    action = make_bot(name, seed=0).select_action(state.view(0), Limit(simulations=60))
+    assert action in (row[4], WILD + row[4]) or REMOVE <= action < DEAD
+
+
+def test_levels_map_onto_bots() -> None:
+    for level, name in LEVELS.items():
+        bot = make_bot(level, seed=1)
+        assert isinstance(bot, Bot)
+        assert bot.name == name
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("grandmaster")
+
+
+def test_a_bot_asked_out_of_turn_gets_a_clear_error() -> None:
+    state = new_game(GameConfig(players=2), seed=1)
+    other = 1 - state.current_seat
+    with pytest.raises(ValueError, match=r"R4\.3"):
+        make_bot("heuristic").select_action(state.view(other))
+
+
+def test_mcts_with_random_rollouts_plays_legally() -> None:
+    state = random_position(GameConfig(players=2), 4, 20)
+    bot = MCTSBot(seed=3, evaluator=RolloutEvaluator())
+    view = state.view(state.current_seat)
+    assert bot.select_action(view, Limit(simulations=10)) in view.legal_actions
+    assert bot.last_simulations == 10
