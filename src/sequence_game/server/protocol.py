@@ -1,0 +1,162 @@
+"""The websocket protocol: every inbound message is validated against one of these models.
+
+A message is a JSON object whose ``type`` picks the model (a discriminated union); unknown
+fields, wrong types and out-of-range values are refused before any handler runs.
+
+>>> parse_message('{"type": "act", "action": 44, "version": 3}').action
+44
+>>> parse_message('{"type": "fly"}')
+Traceback (most recent call last):
+...
+sequence_game.server.protocol.ProtocolError: bad_message: ...
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..actions import NUM_ACTIONS
+
+#: Inbound frames larger than this are refused unread (the uvicorn limit is higher and closes).
+MAX_MESSAGE_BYTES = 4096
+MAX_CHAT = 500
+MAX_NAME = 40
+
+
+class ProtocolError(ValueError):
+    """A refused message; ``code`` is machine-readable, ``rule`` names a rule where one applies."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.rule:
+            out["rule"] = self.rule
+        return out
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Hello(_Msg):
+    """First message on a socket: a seat token, or none to watch (a spectator)."""
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=128)
+
+
+class Act(_Msg):
+    """Take an action; ``version`` is the last event the client saw (stale commands are refused)."""
+
+    type: Literal["act"]
+    action: int = Field(ge=0, lt=NUM_ACTIONS)
+    version: int = Field(ge=0)
+    seat: int | None = Field(default=None, ge=0, lt=12)
+    card: str | None = Field(default=None, min_length=2, max_length=2)
+
+
+class Chat(_Msg):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class CallTableTalk(_Msg):
+    """An opponent calls table talk against ``side`` (R6.1); the host rules on it."""
+
+    type: Literal["call"]
+    side: int = Field(ge=0, lt=3)
+
+
+class Rule(_Msg):
+    """The host upholds or dismisses a table-talk call (R6.2: the host is the arbiter)."""
+
+    type: Literal["rule"]
+    call: int = Field(ge=0)
+    uphold: bool
+
+
+class SetBot(_Msg):
+    """Host, in the lobby: put a bot of ``level`` in an empty seat, or ``null`` to empty a bot seat."""
+
+    type: Literal["bot"]
+    seat: int = Field(ge=0, lt=12)
+    level: str | None = Field(default=None, max_length=32)
+
+
+class Configure(_Msg):
+    """Host, in the lobby: the house rules fixed before the game (R6.2)."""
+
+    type: Literal["configure"]
+    teams: int | None = Field(default=None, ge=2, le=3)
+    draw: Literal["auto", "manual"] | None = None
+    turn_seconds: int | None = Field(default=None, ge=0, le=3600)
+
+
+class Start(_Msg):
+    type: Literal["start"]
+
+
+class Leave(_Msg):
+    """Leave the seat: in the lobby it frees the seat, in a game a bot stands in at once."""
+
+    type: Literal["leave"]
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+Inbound = Annotated[
+    Hello | Act | Chat | CallTableTalk | Rule | SetBot | Configure | Start | Leave | Ping,
+    Field(discriminator="type"),
+]
+_ADAPTER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
+
+
+def parse_message(text: str | bytes) -> Inbound:
+    """Validate one inbound frame, raising :class:`ProtocolError` with a clear reason."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"message of {len(text)} bytes; the limit is {MAX_MESSAGE_BYTES}")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ProtocolError("bad_json", f"not valid JSON: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "message"
+        raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
+
+
+# ------------------------------------------------------------------------- HTTP bodies
+
+
+class CreateRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    players: int = Field(default=2, ge=2, le=12)
+    teams: int | None = Field(default=None, ge=2, le=3)
+    draw: Literal["auto", "manual"] = "auto"
+    turn_seconds: int = Field(default=0, ge=0, le=3600)
+    """0: no turn timer. Otherwise a seat that does not act in time has a move played for it."""
+    grace_seconds: float = Field(default=60.0, ge=0, le=3600)
+    """How long a player may be away before a bot takes the seat (until they come back)."""
+    name: str = Field(default="Host", min_length=1, max_length=MAX_NAME)
+    seat: int = Field(default=0, ge=0, le=11)
+
+
+class JoinSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=MAX_NAME)

@@ -1,0 +1,204 @@
+"""Real servers for the server tests: ``sequence serve`` in a subprocess on loopback, real SQLite files.
+
+Clients use the ``websockets`` sync client, so every test speaks the real protocol over real sockets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("websockets")
+from websockets.sync.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``sequence serve`` as a child process; ``kill()`` is a hard SIGKILL, as in a crash."""
+
+    def __init__(
+        self, db: str, *, bot_delay: float = 0.0, bot_seconds: float = 0.05, log: Path | None = None
+    ):
+        self.db = db
+        self.bot_delay = bot_delay
+        self.bot_seconds = bot_seconds
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.port = 0
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        self.port = free_port()
+        cmd = [
+            sys.executable,
+            "-m",
+            "sequence_game",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db,
+            "--bot-delay",
+            str(self.bot_delay),
+            "--bot-seconds",
+            str(self.bot_seconds),
+            "--log-level",
+            "warning",
+        ]
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ})
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}; see {self.log}")
+            try:
+                if httpx.get(f"{self.http}/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not answer /health within 30 s")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    # ---------------------------------------------------------------- helpers
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        return httpx.post(f"{self.http}{path}", json=body or {}, timeout=10)
+
+    def get(self, path: str) -> httpx.Response:
+        return httpx.get(f"{self.http}{path}", timeout=10)
+
+    def create_room(self, **body: Any) -> dict[str, Any]:
+        r = self.post("/api/rooms", body)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def join(self, code: str, seat: int, name: str = "P") -> str:
+        r = self.post(f"/api/rooms/{code}/seats/{seat}", {"name": name})
+        assert r.status_code == 201, r.text
+        return str(r.json()["token"])
+
+    def client(self, code: str, token: str | None = None, *, hello: bool = True) -> Client:
+        return Client(self, code, token, hello=hello)
+
+
+class Client:
+    """One websocket; keeps every message it received (the leak test reads them all)."""
+
+    def __init__(self, server: Server, code: str, token: str | None, *, hello: bool = True) -> None:
+        self.ws: ClientConnection = connect(
+            f"{server.ws}/ws/{code}", open_timeout=10, max_size=2**22, legacy=True
+        )
+        self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.last: dict[str, Any] | None = None
+        if hello:
+            self.send({"type": "hello", "token": token})
+            self.welcome = self.recv()
+
+    def send(self, obj: Any) -> None:
+        self.ws.send(obj if isinstance(obj, str | bytes) else json.dumps(obj))
+
+    def recv(self, timeout: float = 20) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        msg = json.loads(text)
+        self.messages.append(msg)
+        if msg.get("type") in ("welcome", "state"):
+            self.last = msg
+        return msg
+
+    def recv_until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 60) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = self.recv(timeout=max(0.1, deadline - time.monotonic()))
+            if pred(msg):
+                return msg
+
+    def error(self, obj: Any) -> dict[str, Any]:
+        """Send a command that must be refused; return the refusal."""
+        self.send(obj)
+        return self.recv_until(lambda m: m["type"] == "error", timeout=10)
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def my_turn(seat: int) -> Callable[[dict[str, Any]], bool]:
+    def pred(m: dict[str, Any]) -> bool:
+        v = m.get("view")
+        if m.get("type") not in ("welcome", "state") or not v:
+            return False
+        return v["termination"] is not None or (seat in v["seats_to_act"] and bool(v["legal_actions"]))
+
+    return pred
+
+
+def over(m: dict[str, Any]) -> bool:
+    v = m.get("view")
+    return m.get("type") in ("welcome", "state") and bool(v) and v["termination"] is not None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("server")
+    srv = Server(str(tmp / "sequence.db"), log=tmp / "server.log").start()
+    yield srv
+    srv.stop()
+
+
+def advance(clients: dict[int, Client], pick: Callable[[list[int]], int] = lambda legal: legal[0]) -> bool:
+    """One event of a game whose clients have all seen the same latest state: a human seat in
+    ``clients`` acts (``pick`` chooses), or a bot does; every client then reads that event.
+    Returns False once the game is over."""
+    ref = next(iter(clients.values())).last
+    assert ref is not None and ref["view"] is not None
+    view = ref["view"]
+    if view["termination"] is not None:
+        return False
+    actor = view["seats_to_act"][0]
+    if actor in clients:
+        mine = clients[actor].last
+        assert mine is not None
+        legal = [a["id"] for a in mine["view"]["legal_actions"]]
+        clients[actor].send({"type": "act", "action": pick(legal), "version": mine["version"]})
+    for c in clients.values():
+        c.recv_until(lambda m: m["type"] == "state")
+    return True

@@ -1,0 +1,128 @@
+"""The page in a real Chromium (Debian's, through Playwright): two players and a bot play a whole
+game, a refresh mid-game resumes, and a screenshot of the board is kept in ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("SEQUENCE_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def try_move(page: Any) -> str | None:
+    """If it is this page's turn, play the first legal option by clicking, as a person would."""
+    if page.locator("#over").is_visible():
+        return "over"
+    if (page.locator("#status strong").text_content() or "") != "Your turn":
+        return None
+    playable = page.locator("#hand .card.playable")
+    buttons = page.locator("#actions button[data-action]")
+    if playable.count():
+        playable.first.click()
+        target = page.locator("#board .cell.target")
+        if target.count():
+            target.first.click()
+    elif buttons.count():
+        buttons.first.click()
+    else:
+        return None
+    return "moved"
+
+
+def test_two_browsers_and_a_bot_play_a_whole_game(server: Server, browser: Any) -> None:
+    host_ctx, guest_ctx = browser.new_context(), browser.new_context()
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    errors: list[str] = []
+    for page in (host, guest):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.set_default_timeout(15_000)
+
+    host.goto(server.http + "/")
+    host.select_option("#create-form select[name=players]", "3")
+    host.fill("#create-form input[name=name]", "Ann")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url("**/r/*")
+    host.locator("#lobby").wait_for()
+    code = host.url.rsplit("/", 1)[1]
+
+    guest.on("dialog", lambda dialog: dialog.accept("Bea"))
+    guest.goto(f"{server.http}/r/{code}")
+    guest.locator("#seats li[data-seat='1'] button.sit").click()
+    host.locator("#seats li[data-seat='1']", has_text="Bea").wait_for()
+    host.locator("#seats li[data-seat='2'] button.add-bot").click()
+    host.locator("#seats li[data-seat='2']", has_text="bot").wait_for()
+    host.click("#start-btn")
+    host.locator("#game").wait_for()
+    guest.locator("#game").wait_for()
+
+    moves = {"host": 0, "guest": 0}
+    refreshed = False
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline:
+        results = {}
+        for name, page in (("host", host), ("guest", guest)):
+            results[name] = try_move(page)
+            if results[name] == "moved":
+                moves[name] += 1
+                page.wait_for_timeout(60)
+        if all(r == "over" for r in results.values()):
+            break
+        if not refreshed and moves["host"] >= 2 and results["host"] != "over":
+            host.wait_for_timeout(500)  # let the answer to our last move arrive first
+            hand_before = host.locator("#hand").inner_text()
+            host.reload()
+            host.locator("#game").wait_for()
+            host.locator("#hand .card").first.wait_for()
+            assert host.locator("#hand").inner_text() == hand_before, "the refresh did not resume the seat"
+            refreshed = True
+        host.wait_for_timeout(30)
+    else:
+        pytest.fail(f"the game did not end in time (moves {moves})")
+
+    assert refreshed and moves["host"] >= 2 and moves["guest"] >= 1, moves
+    assert (
+        "wins" in host.locator("#over-text").inner_text()
+        or "Drawn" in host.locator("#over-text").inner_text()
+    )
+    assert host.locator("#board .chip").count() > 5
+    ARTIFACTS.mkdir(exist_ok=True)
+    host.locator("#board").screenshot(path=str(ARTIFACTS / "board.png"))
+    assert (ARTIFACTS / "board.png").stat().st_size > 1000
+
+    # the finished game replays in the page
+    host.click("#replay-btn")
+    host.locator("#replay").wait_for()
+    host.click("#replay-next")
+    assert host.locator("#replay-pos").inner_text().startswith("1 /")
+    assert not errors, errors
+    host_ctx.close()
+    guest_ctx.close()

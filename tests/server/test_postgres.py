@@ -1,0 +1,109 @@
+"""The PostgreSQL path: a real PostgreSQL server (Debian's packages), started by the test itself.
+
+Skipped, with the reason, where the binaries are absent; CI installs ``postgresql`` with apt.
+Set ``SEQUENCE_TEST_POSTGRES_URL`` to use an existing server instead.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sequence_game.records import replay
+
+from .conftest import Server, advance, free_port
+
+pytestmark = pytest.mark.postgres
+
+
+def _as_postgres(cmd: list[str]) -> list[str]:
+    """initdb refuses to run as root: run as the ``postgres`` user when we are root."""
+    if os.geteuid() != 0:
+        return cmd
+    runuser = shutil.which("runuser")
+    if runuser is None:
+        pytest.skip("running as root without runuser: cannot start PostgreSQL as an unprivileged user")
+    return [runuser, "-u", "postgres", "--", *cmd]
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    if url := os.environ.get("SEQUENCE_TEST_POSTGRES_URL"):
+        yield url
+        return
+    pytest.importorskip("psycopg")
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        pytest.skip(
+            "PostgreSQL binaries not found (apt-get install postgresql); skipping the PostgreSQL path"
+        )
+    bindir = Path(found[-1]).parent
+    if os.geteuid() == 0:
+        try:
+            import pwd
+
+            pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("no 'postgres' user to run PostgreSQL as")
+    base = Path(tempfile.mkdtemp(prefix="sequence-pg-"))
+    data, sock = base / "data", base / "sock"
+    sock.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(base, "postgres")
+        shutil.chown(sock, "postgres")
+    port = free_port()
+    subprocess.run(
+        _as_postgres(
+            [str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"]
+        ),
+        check=True,
+        capture_output=True,
+    )
+    opts = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off"
+    ctl = str(bindir / "pg_ctl")
+    subprocess.run(
+        _as_postgres([ctl, "-D", str(data), "-o", opts, "-l", str(base / "pg.log"), "-w", "start"]),
+        check=True,
+        capture_output=True,
+    )
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            _as_postgres([ctl, "-D", str(data), "-m", "immediate", "stop"]), capture_output=True, check=False
+        )
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_postgres_game_survives_a_restart(postgres_url: str, tmp_path: Path) -> None:
+    first = Server(postgres_url, log=tmp_path / "pg-first.log").start()
+    try:
+        assert first.get("/health").json()["db"] == "ok"
+        room = first.create_room(players=2, name="Ann")
+        code, token = room["code"], room["token"]
+        clients = {0: first.client(code, token)}
+        clients[0].send({"type": "bot", "seat": 1, "level": "random"})
+        clients[0].send({"type": "start"})
+        clients[0].recv_until(lambda m: m["type"] == "state" and m["room"]["status"] == "playing")
+        for _ in range(6):
+            assert advance(clients)
+        before = clients[0].last
+    finally:
+        first.kill()
+    second = Server(postgres_url, log=tmp_path / "pg-second.log").start()  # migrations are idempotent
+    try:
+        clients = {0: second.client(code, token)}
+        assert clients[0].welcome["view"] == before["view"]
+        while advance(clients):
+            pass
+        record = second.get(f"/api/rooms/{code}/record").json()
+        assert replay(record).ok and record["result"]["end"] in ("sequences", "stuck")
+    finally:
+        second.stop()
