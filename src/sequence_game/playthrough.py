@@ -11,33 +11,10 @@ from __future__ import annotations
 
 import random
 
-from .board import SIZE, card_at
 from .cards import card_name
 from .config import GameConfig
-from .state import GameState, new_game
-
-_CHIP = ".BGR"
-
-
-def board_text(state: GameState) -> str:
-    """The board with chips by side (B, G, R; lower case when locked) and corners as ``*``."""
-    rows = []
-    for r in range(SIZE):
-        line = []
-        for c in range(SIZE):
-            cell = r * SIZE + c
-            side = state.chip_at(cell)
-            if card_at(cell) == "jk":
-                mark = "*"
-            elif side is None:
-                mark = "."
-            else:
-                mark = _CHIP[side + 1]
-                if state.locked >> cell & 1:
-                    mark = mark.lower()
-            line.append(mark)
-        rows.append(" ".join(line))
-    return "\n".join(rows)
+from .notation import board_text
+from .state import new_game
 
 
 def playthrough(config: GameConfig, seed: int, actions: int = 40) -> str:

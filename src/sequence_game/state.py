@@ -192,6 +192,16 @@ class GameState:
         self._reshuffle_pool: tuple[Card, ...] = ()
         self._drawn_since = [0] * n
 
+    def __repr__(self) -> str:
+        status = f"over: {self.outcome()}" if self._end is not None else f"seat {self.current_seat} to act"
+        return f"<GameState {self._n} players, {self._sides} sides, turn {self._turn}, {status}>"
+
+    def __str__(self) -> str:
+        """The board: chips by side as B, G, R (lower case when locked), corners as ``*``."""
+        from .notation import board_text
+
+        return board_text(self)
+
     # ----------------------------------------------------------------- copying
 
     def copy(self) -> GameState:
