@@ -1,5 +1,6 @@
 """The page in a real Chromium (Debian's, through Playwright): two players and a bot play a whole
-game, a refresh mid-game resumes, and a screenshot of the board is kept in ``test-artifacts/``."""
+game, one on a desktop and one on a phone-sized screen, a refresh mid-game resumes, and screenshots
+(the board, the phone page) are kept in ``test-artifacts/``."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def try_move(page: Any) -> str | None:
     if (page.locator("#status strong").text_content() or "") != "Your turn":
         return None
     playable = page.locator("#hand .card.playable")
-    buttons = page.locator("#actions button[data-action]")
+    buttons = page.locator("#hand button.exchange, #actions button[data-action]")
     if playable.count():
         playable.first.click()
         target = page.locator("#board .cell.target")
@@ -59,7 +60,8 @@ def try_move(page: Any) -> str | None:
 
 
 def test_two_browsers_and_a_bot_play_a_whole_game(server: Server, browser: Any) -> None:
-    host_ctx, guest_ctx = browser.new_context(), browser.new_context()
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    guest_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
     errors: list[str] = []
     for page in (host, guest):
@@ -67,6 +69,7 @@ def test_two_browsers_and_a_bot_play_a_whole_game(server: Server, browser: Any) 
         page.set_default_timeout(15_000)
 
     host.goto(server.http + "/")
+    assert "Share its link" in host.locator("#home .hero").inner_text()  # the home page says how rooms work
     host.select_option("#create-form select[name=players]", "3")
     host.fill("#create-form input[name=name]", "Ann")
     host.click("#create-form button[type=submit]")
@@ -74,18 +77,28 @@ def test_two_browsers_and_a_bot_play_a_whole_game(server: Server, browser: Any) 
     host.locator("#lobby").wait_for()
     code = host.url.rsplit("/", 1)[1]
 
-    guest.on("dialog", lambda dialog: dialog.accept("Bea"))
+    assert host.locator("#seats li[data-seat='0']", has_text="Ann").count() == 1
+
+    # the guest names themself in the page's own field (no prompt()) and takes a seat
+    guest.on("dialog", lambda dialog: errors.append(f"unexpected dialog: {dialog.message}"))
     guest.goto(f"{server.http}/r/{code}")
+    guest.locator("#seat-name").fill("Bea")
     guest.locator("#seats li[data-seat='1'] button.sit").click()
     host.locator("#seats li[data-seat='1']", has_text="Bea").wait_for()
+    guest.locator("#seat-form").wait_for(state="hidden")
     host.locator("#seats li[data-seat='2'] button.add-bot").click()
     host.locator("#seats li[data-seat='2']", has_text="bot").wait_for()
     host.click("#start-btn")
     host.locator("#game").wait_for()
     guest.locator("#game").wait_for()
 
+    assert host.locator("#scores li").count() == 3  # one per side: colour, letter, sequences
+    guest.click("#sound-btn")  # optional WebAudio beeps: off by default, on for the guest from here
+    assert guest.locator("#sound-btn").get_attribute("aria-pressed") == "true"
+    assert host.locator("#sound-btn").get_attribute("aria-pressed") == "false"
+
     moves = {"host": 0, "guest": 0}
-    refreshed = False
+    refreshed = phone_shot = False
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline:
         results = {}
@@ -104,11 +117,23 @@ def test_two_browsers_and_a_bot_play_a_whole_game(server: Server, browser: Any) 
             host.locator("#hand .card").first.wait_for()
             assert host.locator("#hand").inner_text() == hand_before, "the refresh did not resume the seat"
             refreshed = True
+        if not phone_shot and moves["guest"] >= 2 and results["guest"] != "over":
+            guest.wait_for_timeout(300)
+            assert guest.locator("#board .last-ring").count() == 1, "the last move is not framed"
+            # the phone layout keeps the board and the hand on screen without horizontal scrolling
+            widths = guest.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+            assert widths[0] <= widths[1], f"horizontal scrolling on a phone: {widths}"
+            for part in ("#board", "#hand"):
+                box = guest.locator(part).bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= widths[1] + 1, (part, box)
+            ARTIFACTS.mkdir(exist_ok=True)
+            guest.screenshot(path=str(ARTIFACTS / "phone.png"), full_page=True)
+            phone_shot = True
         host.wait_for_timeout(30)
     else:
         pytest.fail(f"the game did not end in time (moves {moves})")
 
-    assert refreshed and moves["host"] >= 2 and moves["guest"] >= 1, moves
+    assert refreshed and phone_shot and moves["host"] >= 2 and moves["guest"] >= 2, moves
     assert (
         "wins" in host.locator("#over-text").inner_text()
         or "Drawn" in host.locator("#over-text").inner_text()
@@ -122,7 +147,11 @@ def test_two_browsers_and_a_bot_play_a_whole_game(server: Server, browser: Any) 
     host.click("#replay-btn")
     host.locator("#replay").wait_for()
     host.click("#replay-next")
-    assert host.locator("#replay-pos").inner_text().startswith("1 /")
+    assert host.locator("#replay-pos").inner_text().startswith("step 1 of")
+    assert host.locator("#replay-board .chip").count() == 1
+    host.click("#replay-close")
+    host.locator("#over").wait_for()
+    assert host.locator("#record-link").get_attribute("href") == f"/api/rooms/{code}/record"
     assert not errors, errors
     host_ctx.close()
     guest_ctx.close()
