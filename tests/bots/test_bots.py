@@ -141,3 +141,60 @@ def test_mcts_with_random_rollouts_plays_legally() -> None:
     view = state.view(state.current_seat)
     assert bot.select_action(view, Limit(simulations=10)) in view.legal_actions
     assert bot.last_simulations == 10
+
+
+def test_aware_gain_values_a_block_less_when_no_copy_of_the_cards_is_left() -> None:
+    # side 1 holds three of row 5; blocking the window is worth less when its last space can
+    # only be filled by a two-eyed jack (no copy of the card left) than when copies are unseen
+    from sequence_game.bots.evaluation import Board, aware_gain
+    from sequence_game.bots.heuristic import HEURISTIC
+
+    row = [parse_cell(f"{c}5") for c in "bcdef"]
+    board = Board.from_parts([0, sum(1 << c for c in row[:3])], 0, [(), ()])
+    live = [[1.0] * 100, [0.6] * 100]
+    dead = [[1.0] * 100, [0.6] * 100]
+    dead[1][row[4]] = 0.2
+    assert aware_gain(board, 0, row[3], HEURISTIC, dead) < aware_gain(board, 0, row[3], HEURISTIC, live)
+
+
+def test_R5_1_reach_counts_cards_seen_by_the_seat() -> None:
+    # the seat holds both copies of a card: the other side can reach its spaces only with a jack
+    from sequence_game.board import LAYOUT
+    from sequence_game.bots.heuristic import REACH, Odds, reach_table
+
+    cell = parse_cell("b5")
+    card = LAYOUT[cell]
+    state = position(GameConfig(players=2), {}, {0: [card, card], 1: ["3h"]})
+    view = state.view(0)
+    reach = reach_table(view, Odds(view))
+    assert reach[0][cell] == REACH[0]
+    assert reach[1][cell] == REACH[2]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_greedy_policy_plays_legal_actions_in_sampled_worlds(players: int) -> None:
+    import random
+
+    from sequence_game.bots.mcts import Determinizer, greedy_policy
+
+    rng = random.Random(1)
+    for seed in range(3):
+        state = random_position(GameConfig(players=players), seed, 25 * seed)
+        if state.is_terminal():
+            continue
+        world = Determinizer(state.view(state.current_seat), rng).sample()
+        for _ in range(30):
+            if world.is_terminal():
+                break
+            action = greedy_policy(world, rng)
+            assert action in world.legal_actions()
+            world.apply(action)
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_mcts_counts_its_simulations_in_both_searches(paired: bool) -> None:
+    state = random_position(GameConfig(players=2), 6, 30)
+    bot = MCTSBot(seed=2, paired=paired)
+    view = state.view(state.current_seat)
+    assert bot.select_action(view, Limit(simulations=25)) in view.legal_actions
+    assert bot.last_simulations in (0, 25)  # 0 when the move is forced

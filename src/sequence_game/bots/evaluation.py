@@ -276,3 +276,47 @@ def best_discard(
         (a for a in acts if DISCARD <= a < DRAW),
         key=lambda a: (card_value(board, side, a - DISCARD, weights, jack_values), a),
     )
+
+
+def aware_gain(
+    board: Board,
+    side: int,
+    cell: int,
+    weights: Weights,
+    reach: Sequence[Sequence[float]],
+    opponent_weight: Sequence[float] | None = None,
+) -> float:
+    """:func:`action_gain` of a placement on ``cell``, each window scaled by how reachable its
+    other missing spaces are for the side it belongs to: ``reach[t][c]`` in (0, 1] is the chance
+    side ``t`` can still fill space ``c`` (1 when its card is in our hand, low when no copy of the
+    card is left to draw and only a two-eyed jack would do). A window nobody can finish is worth
+    little to build and nothing much to block."""
+    chips = board.chips
+    occ = board.occupied
+    forbidden = board.forbidden
+    line, block = weights.line, weights.block
+    sides = len(chips)
+    bit = 1 << cell
+    gain = 0.0
+    for w in LINES_THROUGH[cell]:
+        mask = LINES[w]
+        for t in range(sides):
+            if forbidden[t] >> w & 1:
+                continue
+            mine = chips[t]
+            if mask & occ & ~mine:
+                continue
+            counted = mine | CORNERS
+            n = (mask & counted).bit_count()
+            missing = mask & ~counted & ~bit
+            f = 1.0
+            r = reach[t]
+            while missing:
+                low = missing & -missing
+                f *= r[low.bit_length() - 1]
+                missing ^= low
+            if t == side:
+                gain += (line[n + 1] - line[n]) * f
+            else:
+                gain += block[n] * f * (1.0 if opponent_weight is None else opponent_weight[t])
+    return gain + weights.centre * CENTRE[cell]

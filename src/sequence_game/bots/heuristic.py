@@ -2,10 +2,11 @@
 
 Each legal play is scored as (``docs/bots.md`` explains the numbers):
 
-1. **Open lines by length** and **blocks**: :func:`~sequence_game.bots.evaluation.action_gain`
+1. **Open lines by length** and **blocks**: :func:`~sequence_game.bots.evaluation.aware_gain`
    under :data:`HEURISTIC` (a four-of-five is worth far more than a three, an opponent's four
-   far more than our own three); completing a sequence is worth ``line[5]``, and winning (R7.1)
-   outweighs everything.
+   far more than our own three), each window scaled by how reachable its other missing spaces are
+   (card counting: in our hand, still unseen, or gone but for a two-eyed jack); completing a
+   sequence is worth ``line[5]``, and winning (R7.1) outweighs everything.
 2. **Threats**: a new four whose missing space we can fill next turn from the cards left in hand
    (its card, or a two-eyed jack) earns a bonus; a second such space more (the opponents can
    rarely block both). A play that blocks or breaks an opponent's threat that would *win* the
@@ -31,12 +32,12 @@ import random
 from typing import Final
 
 from ..actions import DEAD, REMOVE, WILD
-from ..board import LAYOUT
+from ..board import LAYOUT, NUM_CELLS
 from ..cards import JC, JD, JH, JS, TWO_EYED
 from ..views import PlayerView
 from ..worlds import unseen_cards
 from .base import Limit, forced_action
-from .evaluation import Board, Weights, action_gain, best_discard, threats
+from .evaluation import Board, Weights, action_gain, aware_gain, best_discard, threats
 
 HEURISTIC: Final = Weights(
     line=(0.0, 1.0, 4.0, 14.0, 50.0, 400.0),
@@ -52,6 +53,8 @@ WINNING_SEQUENCE: Final = 2000.0
 """The value of a sequence that wins the game (a plain one is worth ``line[5]``)."""
 TEAM_FOUR_BONUS: Final = 0.2
 """Our fours gain this fraction per team mate beyond the first seat."""
+REACH: Final = (1.0, 0.6, 0.2)
+"""How reachable a space is (:func:`reach_table`): its card in our hand; a copy unseen; none left."""
 
 
 class HeuristicBot:
@@ -98,9 +101,13 @@ def score_plays(view: PlayerView, board: Board, plays: list[int], weights: Weigh
     w_team = Weights(line=line, block=weights.block, centre=weights.centre)
     odds = Odds(view)
     before = [threats(board, s) for s in range(sides)]
+    reach = reach_table(view, odds)
     out = []
     for a in plays:
-        score = action_gain(board, side, a, w_team, opp_w)
+        if a < REMOVE:
+            score = aware_gain(board, side, a if a < WILD else a - WILD, w_team, reach, opp_w)
+        else:
+            score = action_gain(board, side, a, w_team, opp_w)
         rest = list(hand)
         if a < REMOVE:
             cell = a if a < WILD else a - WILD
@@ -201,3 +208,27 @@ def threat_value(
         if m not in fillable:
             total += 0.5 * value * odds.any_of(odds.unseen[LAYOUT[m]] + odds.wild, mates + 1)
     return total
+
+
+def reach_table(view: PlayerView, odds: Odds) -> list[list[float]]:
+    """Per side and cell, how reachable the space is for that side (see :func:`aware_gain`): for
+    us, :data:`REACH` by whether its card is in our hand, a copy is unseen, or none is left (then
+    only a two-eyed jack fills it, and we count ours); for other sides, by whether any copy is
+    unseen: the copies we hold or that lie on discard piles are not theirs to play."""
+    held, unseen_copy, gone = REACH
+    hand = set(view.hand)
+    floor = unseen_copy if any(c in TWO_EYED for c in hand) else gone
+    unseen = odds.unseen
+    out: list[list[float]] = []
+    for t in range(view.config.sides):
+        row = [1.0] * NUM_CELLS
+        for cell in range(NUM_CELLS):
+            card = LAYOUT[cell]
+            if card < 0:
+                continue
+            if t == view.side:
+                row[cell] = held if card in hand else unseen_copy if unseen[card] else floor
+            else:
+                row[cell] = unseen_copy if unseen[card] else gone
+        out.append(row)
+    return out

@@ -1,4 +1,15 @@
-"""Information-Set MCTS (Cowling, Powley and Whitehouse 2012, "SO-ISMCTS") with determinization.
+"""Search over sampled worlds: a flat *paired* search (the default) and Information-Set MCTS
+(Cowling, Powley and Whitehouse 2012, "SO-ISMCTS"), both with determinization.
+
+**Paired search** (``MCTSBot(paired=True)``, what ``mcts`` plays): the ``width`` best plays by
+the heuristic bot's score are each tried in the *same* sampled world, followed by the same
+greedy play of every seat for ``plies`` turns (:class:`GreedyRolloutEvaluator`), and the play
+with the best mean value wins. Sharing the world and the rollout's random numbers between the
+candidates (common random numbers) cancels most of the luck of the deal from their differences,
+which is what let search beat the heuristic bot; the tree below needed far more iterations
+than Python gives in a second to tell plays apart through the noise.
+
+**IS-MCTS** (``MCTSBot(paired=False)``):
 
 The bot never holds the true state. Each iteration deals the cards it cannot see at random in a way
 consistent with its view (a *determinization*, :func:`~sequence_game.worlds.sample_world`; after a
@@ -38,16 +49,17 @@ from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
 from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD
-from ..board import LAYOUT
+from ..board import CORNERS, LAYOUT, LINES, LINES_THROUGH
 from ..cards import ONE_EYED, TWO_EYED
 from ..state import GameState
 from ..views import PlayerView
 from ..worlds import sample_world, unseen_cards
 from .base import Limit, forced_action
-from .evaluation import Board, Weights, action_gain, card_value, side_values, threats
+from .evaluation import GREEDY, Board, Weights, action_gain, card_value, side_values, threats
 from .heuristic import HEURISTIC, ONE_EYED_COST, TWO_EYED_COST, score_plays
 
 DEFAULT_LIMIT: Final = Limit(seconds=1.0)
+GREEDY_PLAYOUT: Final = GREEDY
 
 
 class Evaluator(Protocol):
@@ -108,6 +120,93 @@ class RolloutEvaluator:
         if outcome.winner is None:
             return [0.0] * sides
         return [1.0 if s == outcome.winner else -1.0 for s in range(sides)]
+
+
+@dataclass(frozen=True)
+class GreedyRolloutEvaluator:
+    """Both sides play the greedy policy (:func:`greedy_policy`: the best one-ply board gain,
+    jacks only to complete or stop a four) for ``plies`` turns of the sampled world, then the
+    position is scored by ``then``. Far better informed than random play, at about a third of a
+    millisecond a ply."""
+
+    plies: int = 6
+    then: StaticEvaluator = StaticEvaluator()
+
+    def evaluate(self, world: GameState, rng: random.Random) -> list[float]:
+        for _ in range(self.plies):
+            if world._end is not None:
+                break
+            world._apply(greedy_policy(world, rng), world.current_seat)
+        if world._end is not None:
+            winner = world._winner
+            sides = world.config.sides
+            return [0.0] * sides if winner is None else [1.0 if s == winner else -1.0 for s in range(sides)]
+        return self.then.evaluate(world, rng)
+
+
+def greedy_policy(world: GameState, rng: random.Random) -> int:
+    """A fast greedy move for the seat to act in a sampled world (R5.1 dead cards exchanged): the
+    placement with the best :data:`GREEDY_PLAYOUT` board gain; a two-eyed jack only completes our
+    four or fills an opponent's missing space, a one-eyed jack only breaks an opponent's four."""
+    if world._penalty or world._manual:  # a table-talk fine (R6.1): rare in search
+        return world.random_action(rng)
+    seat = world._seat
+    side = seat % world._sides
+    hand = world._hands[seat]
+    opens = world._open
+    cells: set[int] = set()
+    wild = remove = False
+    for card in hand:
+        open_cells = opens[card]
+        if open_cells:
+            cells.update(open_cells)
+        elif open_cells is None:
+            if card in TWO_EYED:
+                wild = True
+            else:
+                remove = True
+        elif not world._dead_done:
+            return DEAD + card
+    board = Board.of_state(world)
+    best = -math.inf
+    choice = -1
+    for cell in cells:
+        g = action_gain(board, side, cell, GREEDY_PLAYOUT)
+        if g > best:
+            best, choice = g, cell
+    if wild or remove:
+        sides = world._sides
+        for t in range(sides):
+            fours = threats(board, t)
+            if not fours:
+                continue
+            for cell in fours:
+                if t == side:
+                    if cell in cells:
+                        return cell
+                    if wild:
+                        return WILD + cell
+                if t != side:
+                    if wild:
+                        g = action_gain(board, side, cell, GREEDY_PLAYOUT) - 20.0
+                        if g > best:
+                            best, choice = g, WILD + cell
+                    if remove:
+                        for w in LINES_THROUGH[cell]:
+                            target = LINES[w] & board.chips[t] & ~board.locked
+                            if target and (LINES[w] & ~(board.chips[t] | CORNERS)) == 1 << cell:
+                                victim = (target & -target).bit_length() - 1
+                                g = action_gain(board, side, REMOVE + victim, GREEDY_PLAYOUT) - 15.0
+                                if g > best:
+                                    best, choice = g, REMOVE + victim
+    if choice < 0:
+        acts = world.legal_actions()
+        if wild or remove:
+            plays = [a for a in acts if a < DEAD]
+            if plays:
+                return plays[int(rng.random() * len(plays))]
+        return min((a for a in acts if DISCARD <= a < DRAW), default=acts[0])
+    return choice
 
 
 class Node:
@@ -179,7 +278,8 @@ def _auto_draw(world: GameState) -> GameState:
 
 
 class MCTSBot:
-    """IS-MCTS within a time or simulation budget (default one second a move)."""
+    """Search within a time or simulation budget (default one second a move): paired flat search
+    by default, the IS-MCTS tree with ``paired=False``. A simulation is one evaluated world."""
 
     name = "mcts"
 
@@ -190,14 +290,26 @@ class MCTSBot:
         exploration: float = 1.5,
         temperature: float = 20.0,
         default_limit: Limit = DEFAULT_LIMIT,
+        paired: bool = True,
+        width: int = 6,
+        plies: int = 6,
     ) -> None:
         self.rng = random.Random(seed)
-        self.evaluator: Evaluator = evaluator if evaluator is not None else StaticEvaluator()
+        self.evaluator: Evaluator = (
+            evaluator
+            if evaluator is not None
+            else GreedyRolloutEvaluator(plies=plies)
+            if paired
+            else StaticEvaluator()
+        )
         self.exploration = exploration
         self.temperature = temperature
         self.default_limit = default_limit
         self.last_simulations = 0
         """Iterations the last search ran (for benchmarks)."""
+        self.paired = paired
+        """Flat paired search (the default) rather than the IS-MCTS tree."""
+        self.width = width
 
     def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
         forced = forced_action(view)
@@ -215,6 +327,8 @@ class MCTSBot:
         deadline = time.perf_counter() + limit.seconds if limit.seconds is not None else math.inf
         budget = limit.simulations if limit.simulations is not None else 1 << 62
         determinizer = Determinizer(view, self.rng)
+        if self.paired:
+            return self._paired(view, acts, root.prior, determinizer, deadline, budget)
         sims = 0
         while sims < budget and (sims < 1 or time.perf_counter() < deadline):
             self._iterate(root, determinizer.sample())
@@ -222,6 +336,47 @@ class MCTSBot:
         self.last_simulations = sims
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value / max(kv[1].visits, 1)))
         return best[0]
+
+    def _paired(
+        self,
+        view: PlayerView,
+        acts: list[int],
+        prior: dict[int, float],
+        determinizer: Determinizer,
+        deadline: float,
+        budget: int,
+    ) -> int:
+        """Flat search with common random numbers: every candidate (the ``width`` best by the
+        heuristic) is played in the same sampled world, followed by the same greedy play, so the
+        differences between candidates are not drowned by the luck of the deal."""
+        ranked = sorted(acts, key=lambda a: -prior[a])
+        cands = ranked[: self.width]
+        if len(cands) == 1:
+            self.last_simulations = 0
+            return cands[0]
+        side = view.side
+        totals = [0.0] * len(cands)
+        counts = [0] * len(cands)
+        evaluator = self.evaluator
+        sims = 0
+        samples = 0
+        while sims < budget and (samples < 1 or time.perf_counter() < deadline):
+            base = determinizer.sample()
+            seed = self.rng.getrandbits(32)
+            for i, a in enumerate(cands):
+                if sims >= budget:
+                    break
+                world = base.copy()
+                world._apply(a, view.seat)
+                totals[i] += evaluator.evaluate(world, random.Random(seed))[side]
+                counts[i] += 1
+                sims += 1
+            samples += 1
+        self.last_simulations = sims
+        best = max(
+            range(len(cands)), key=lambda i: (totals[i] / counts[i] if counts[i] else -2.0, prior[cands[i]])
+        )
+        return cands[best]
 
     def _iterate(self, root: Node, world: GameState) -> None:
         rng = self.rng
