@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .actions import DEAD, DISCARD, DRAW, REMOVE, WILD, Action, action_name
 from .board import (
@@ -185,7 +185,7 @@ class GameState:
         self._stuck_run = 0
         self._winner: int | None = None
         self._end: Termination | None = None
-        self._history: list[tuple] = []  # type: ignore[type-arg]
+        self._history: list[tuple[Any, ...]] = []
         self._reshuffle_seed = reshuffle_seed
         self._reshuffle_source = reshuffle_source
         self._reshuffles = 0
@@ -338,7 +338,7 @@ class GameState:
         return self._turn
 
     @property
-    def history(self) -> list[tuple]:  # type: ignore[type-arg]
+    def history(self) -> list[tuple[Any, ...]]:
         """Everything that happened, including hidden reshuffle orders; see ``records``."""
         return self._history[:]
 

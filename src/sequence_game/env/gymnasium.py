@@ -72,7 +72,7 @@ class SequenceEnv(gymnasium.Env[ObsDict, np.int64]):
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
-        self.observation_space = observation_space()
+        self.observation_space = observation_space()  # type: ignore[assignment]  # a Dict of Box spaces
         self.action_space = action_space()
         self.game: GameState | None = None
         self._done = True

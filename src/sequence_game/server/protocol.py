@@ -128,7 +128,7 @@ def parse_message(text: str | bytes) -> Inbound:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ProtocolError("bad_json", f"not valid JSON: {exc.msg}") from None
+        raise ProtocolError("bad_json", f"not valid JSON: {getattr(exc, 'msg', exc)}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
     try:

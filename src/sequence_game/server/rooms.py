@@ -186,7 +186,7 @@ def played_card(before: int, state: GameState) -> int | None:
     return None
 
 
-def public_notes(entries: list[tuple[int, ...]]) -> list[str]:
+def public_notes(entries: list[tuple[Any, ...]]) -> list[str]:
     """Engine table events, in words, with nothing hidden (a reshuffle shows only its size)."""
     notes = []
     for e in entries:

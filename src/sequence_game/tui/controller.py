@@ -378,7 +378,7 @@ def describe_event(
     name = label or _plain_label(state)
     kind = event[0]
     if kind == EV_RESHUFFLE:
-        size = event[1] if isinstance(event[1], int) else len(event[1])  # type: ignore[arg-type]
+        size = event[1] if isinstance(event[1], int) else len(event[1])
         return f"The draw pile ran out: {size} discards reshuffled (R5.4)"
     if kind == EV_PENALTY:
         return f"Table talk upheld against {SIDE_NAMES[event[1]]}: each member discards a card (R6.1)"

@@ -155,7 +155,7 @@ class NewGameScreen(Screen[GameSetup | None]):
         for seat in range(MAX_PLAYERS):
             self.query_one(f"#seat-row-{seat}").display = seat < players
             self.query_one(f"#seat-label-{seat}", Label).update(
-                f"Seat {seat} {SIDE_NAMES[seat % int(sides)]}"  # type: ignore[call-overload]
+                f"Seat {seat} {SIDE_NAMES[seat % int(sides)]}"
             )
 
     def on_select_changed(self, event: Select.Changed) -> None:
