@@ -24,7 +24,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
 }
 
 #: Difficulty levels for people, mapped onto bot names.
-LEVELS: dict[str, str] = {"beginner": "random", "easy": "greedy", "medium": "heuristic", "hard": "mcts"}
+LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "mcts"}
 
 #: A sensible thinking time per move for each bot when a person waits for it (seconds).
 DEFAULT_SECONDS: dict[str, float] = {"random": 0.0, "greedy": 0.0, "heuristic": 0.0, "mcts": 1.0}

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD, action_name
 from ..board import CELLS_OF_CARD, LAYOUT, cell_name
-from ..bots import BOTS, Bot, Limit, make_bot
+from ..bots import BOTS, LEVELS, Bot, Limit, make_bot
 from ..cards import JC, JD, JH, JS, Card, card_label, is_one_eyed, is_two_eyed
 from ..config import GameConfig
 from ..errors import IllegalActionError
@@ -31,7 +31,6 @@ SIDE_NAMES = ("Blue", "Green", "Red")  # R1.4
 SIDE_LETTERS = ("B", "G", "R")
 
 #: Difficulty levels offered to players, weakest first, and the bot each would like to use.
-LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "mcts"}
 DEFAULT_LEVEL = "medium"
 HUMAN = "human"
 #: How long a searching bot may think per move; cheap bots ignore it.
