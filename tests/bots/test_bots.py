@@ -198,3 +198,46 @@ def test_mcts_counts_its_simulations_in_both_searches(paired: bool) -> None:
     view = state.view(state.current_seat)
     assert bot.select_action(view, Limit(simulations=25)) in view.legal_actions
     assert bot.last_simulations in (0, 25)  # 0 when the move is forced
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_rollout_placement_matches_the_greedy_board_gain(players: int) -> None:
+    # the rollouts' fast path must pick a placement worth exactly the best action_gain
+    import random
+
+    from sequence_game.bots.evaluation import GREEDY, Board, action_gain
+    from sequence_game.bots.mcts import _best_placement
+
+    rng = random.Random(players)
+    for seed in range(6):
+        state = random_position(GameConfig(players=players), seed, 10 + 12 * seed)
+        if state.is_terminal():
+            continue
+        board = Board.of_state(state)
+        free = [c for c in range(100) if not board.occupied >> c & 1 and c not in (0, 9, 90, 99)]
+        cells = set(rng.sample(free, min(12, len(free))))
+        side = state.current_seat % state.config.sides
+        gain, cell = _best_placement(board, side, cells)
+        best = max(action_gain(board, side, c, GREEDY) for c in cells)
+        assert cell in cells
+        assert gain == pytest.approx(best)
+        assert action_gain(board, side, cell, GREEDY) == pytest.approx(best)
+
+
+def test_halving_search_widens_with_the_budget() -> None:
+    # sequential halving: a small budget ranks few plays, a large one up to max_width
+    bot = MCTSBot(seed=1, halving=True, width=4)
+    assert bot._width_for(60, 30) == bot.width == 4
+    assert bot._width_for(5000, 30) == bot.max_width == 16
+    assert bot._width_for(5000, 5) == 5  # never more than the legal plays
+    assert bot._width_for(60, 3) == 3
+
+
+def test_halving_search_spends_its_simulation_budget_over_the_rounds() -> None:
+    state = random_position(GameConfig(players=2), 3, 24)
+    view = state.view(state.current_seat)
+    bot = MCTSBot(seed=4, halving=True)
+    first = bot.select_action(view, Limit(simulations=400))
+    assert first in view.legal_actions
+    assert 300 <= bot.last_simulations <= 400
+    assert MCTSBot(seed=4, halving=True).select_action(view, Limit(simulations=400)) == first  # reproducible

@@ -7,7 +7,9 @@ greedy play of every seat for ``plies`` turns (:class:`GreedyRolloutEvaluator`),
 with the best mean value wins. Sharing the world and the rollout's random numbers between the
 candidates (common random numbers) cancels most of the luck of the deal from their differences,
 which is what let search beat the heuristic bot; the tree below needed far more iterations
-than Python gives in a second to tell plays apart through the noise.
+than Python gives in a second to tell plays apart through the noise. ``halving=True`` spends the
+budget by sequential halving over a width that grows with it (an experiment, not the default:
+``docs/bots.md`` has the measurements).
 
 **IS-MCTS** (``MCTSBot(paired=False)``):
 
@@ -170,10 +172,8 @@ def greedy_policy(world: GameState, rng: random.Random) -> int:
     board = Board.of_state(world)
     best = -math.inf
     choice = -1
-    for cell in cells:
-        g = action_gain(board, side, cell, GREEDY_PLAYOUT)
-        if g > best:
-            best, choice = g, cell
+    if cells:
+        best, choice = _best_placement(board, side, cells)
     if wild or remove:
         sides = world._sides
         for t in range(sides):
@@ -207,6 +207,38 @@ def greedy_policy(world: GameState, rng: random.Random) -> int:
                 return plays[int(rng.random() * len(plays))]
         return min((a for a in acts if DISCARD <= a < DRAW), default=acts[0])
     return choice
+
+
+def _best_placement(board: Board, side: int, cells: set[int]) -> tuple[float, int]:
+    """The placement among ``cells`` with the best :data:`GREEDY_PLAYOUT` board gain, and that
+    gain (as :func:`action_gain`, summed per window once: the rollouts' hot loop)."""
+    chips = board.chips
+    occ = board.occupied
+    forbidden = board.forbidden
+    line, block = GREEDY_PLAYOUT.line, GREEDY_PLAYOUT.block
+    sides = range(len(chips))
+    own = [chips[t] | CORNERS for t in sides]
+    others = [occ & ~chips[t] for t in sides]
+    cache: dict[int, float] = {}
+    best = -math.inf
+    choice = -1
+    for cell in sorted(cells):
+        g = 0.0
+        for w in LINES_THROUGH[cell]:
+            v = cache.get(w)
+            if v is None:
+                mask = LINES[w]
+                v = 0.0
+                for t in sides:
+                    if mask & others[t] or forbidden[t] >> w & 1:
+                        continue
+                    n = (mask & own[t]).bit_count()
+                    v += line[n + 1] - line[n] if t == side else block[n]
+                cache[w] = v
+            g += v
+        if g > best:
+            best, choice = g, cell
+    return best, choice
 
 
 class Node:
@@ -293,6 +325,9 @@ class MCTSBot:
         paired: bool = True,
         width: int = 6,
         plies: int = 6,
+        halving: bool = False,
+        max_width: int = 16,
+        samples_per_arm: int = 12,
     ) -> None:
         self.rng = random.Random(seed)
         self.evaluator: Evaluator = (
@@ -310,6 +345,13 @@ class MCTSBot:
         self.paired = paired
         """Flat paired search (the default) rather than the IS-MCTS tree."""
         self.width = width
+        """The candidates the paired search ranks (with halving: the fewest, more when the
+        budget allows, up to ``max_width``)."""
+        self.halving = halving
+        """Sequential halving over a budget-dependent width (an experiment, not yet shown to be
+        stronger: docs/bots.md) rather than equal samples for the ``width`` best plays."""
+        self.max_width = max(width, max_width)
+        self.samples_per_arm = samples_per_arm
 
     def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
         forced = forced_action(view)
@@ -349,6 +391,8 @@ class MCTSBot:
         """Flat search with common random numbers: every candidate (the ``width`` best by the
         heuristic) is played in the same sampled world, followed by the same greedy play, so the
         differences between candidates are not drowned by the luck of the deal."""
+        if self.halving:
+            return self._halving(view, acts, prior, determinizer, deadline, budget)
         ranked = sorted(acts, key=lambda a: -prior[a])
         cands = ranked[: self.width]
         if len(cands) == 1:
@@ -377,6 +421,85 @@ class MCTSBot:
             range(len(cands)), key=lambda i: (totals[i] / counts[i] if counts[i] else -2.0, prior[cands[i]])
         )
         return cands[best]
+
+    def _halving(
+        self,
+        view: PlayerView,
+        acts: list[int],
+        prior: dict[int, float],
+        determinizer: Determinizer,
+        deadline: float,
+        budget: int,
+    ) -> int:
+        """Paired search with sequential halving (Karnin, Koren and Somekh 2013, as in Gumbel
+        MuZero), with the same common random numbers. The budget is split into rounds; after each
+        round the worse half is dropped, so more time buys more samples of the close contenders
+        rather than of plays already known to be poor. The width adapts to the budget (about
+        ``samples_per_arm`` first-round samples each), measured on the first world when the
+        limit is a time."""
+        ranked = sorted(acts, key=lambda a: -prior[a])
+        cands = ranked[: self.max_width]
+        if len(cands) == 1:
+            self.last_simulations = 0
+            return cands[0]
+        side = view.side
+        seat = view.seat
+        evaluator = self.evaluator
+        rng = self.rng
+        start = time.perf_counter()
+
+        def sample(arms: list[int], totals: dict[int, float]) -> int:
+            base = determinizer.sample()
+            seed = rng.getrandbits(32)
+            for a in arms:
+                world = base.copy()
+                world._apply(a, seat)
+                totals[a] += evaluator.evaluate(world, random.Random(seed))[side]
+            return len(arms)
+
+        totals = dict.fromkeys(cands, 0.0)
+        count = 0  # samples every surviving arm has had (all survivors share the same worlds)
+        sims = 0
+        timed = budget >= 1 << 62
+        budget_guess = budget
+        if timed:  # the rate decides the width: measure it on the first world, keeping its values
+            sims = sample(cands, totals)
+            count = 1
+            elapsed = max(time.perf_counter() - start, 1e-6)
+            budget_guess = int((deadline - start) * sims / elapsed)
+        cands = cands[: self._width_for(budget_guess, len(cands))]
+        rounds = max(1, math.ceil(math.log2(len(cands))))
+        for r in range(rounds):
+            left = rounds - r
+            if timed:
+                now = time.perf_counter()
+                round_end = now + (deadline - now) / left
+                while count < 1 or time.perf_counter() < round_end:
+                    sims += sample(cands, totals)
+                    count += 1
+            else:
+                per = max((budget - sims) // left // len(cands), 1 if count < 1 else 0)
+                for _ in range(per):
+                    if count >= 1 and time.perf_counter() >= deadline:
+                        break
+                    sims += sample(cands, totals)
+                    count += 1
+            keep = (len(cands) + 1) // 2 if r < rounds - 1 else 1
+            cands = sorted(cands, key=lambda a: (-totals[a], -prior[a]))[: max(keep, 1)]
+        self.last_simulations = sims
+        return cands[0]
+
+    def _width_for(self, total_sims: int, available: int) -> int:
+        """How many candidates a budget of ``total_sims`` evaluations can rank: about
+        ``samples_per_arm`` first-round samples each, within [``width``, ``max_width``]."""
+        width = self.width
+        while width < available:
+            nxt = width * 2
+            rounds = math.ceil(math.log2(nxt))
+            if total_sims // rounds // nxt < self.samples_per_arm:
+                break
+            width = nxt
+        return min(width, available, self.max_width)
 
     def _iterate(self, root: Node, world: GameState) -> None:
         rng = self.rng
