@@ -2,7 +2,7 @@
 
 >>> sorted(BOTS)
 ['greedy', 'heuristic', 'mcts', 'random']
->>> make_bot("hard", seed=1).name
+>>> make_bot("expert", seed=1).name
 'mcts'
 """
 

@@ -28,16 +28,15 @@ True
 
 from __future__ import annotations
 
-import random
 from typing import Final
 
-from ..actions import DEAD, REMOVE, WILD
+from ..actions import REMOVE, WILD
 from ..board import LAYOUT, NUM_CELLS
 from ..cards import JC, JD, JH, JS, TWO_EYED
 from ..views import PlayerView
 from ..worlds import unseen_cards
-from .base import Limit, forced_action
-from .evaluation import Board, Weights, action_gain, aware_gain, best_discard, threats
+from .evaluation import Board, Weights, action_gain, aware_gain, threats
+from .oneply import OnePlyBot
 
 HEURISTIC: Final = Weights(
     line=(0.0, 1.0, 4.0, 14.0, 50.0, 400.0),
@@ -57,29 +56,17 @@ REACH: Final = (1.0, 0.6, 0.2)
 """How reachable a space is (:func:`reach_table`): its card in our hand; a copy unseen; none left."""
 
 
-class HeuristicBot:
+class HeuristicBot(OnePlyBot):
     """A hand-aware one-ply evaluation (a few milliseconds a move)."""
 
     name = "heuristic"
+    jack_keep = (TWO_EYED_COST * 4, ONE_EYED_COST * 3)
 
     def __init__(self, seed: int | None = None, weights: Weights = HEURISTIC) -> None:
-        self.rng = random.Random(seed)
-        self.weights = weights
+        super().__init__(seed, weights)
 
-    def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
-        forced = forced_action(view)
-        if forced is not None:
-            return forced
-        board = Board.of_view(view)
-        plays = [a for a in view.legal_actions if a < DEAD]
-        if not plays:  # a stuck hand (R5.5) or a table-talk fine (R6.1)
-            return best_discard(
-                board, view.side, view.legal_actions, self.weights, (TWO_EYED_COST * 4, ONE_EYED_COST * 3)
-            )
-        scores = score_plays(view, board, plays, self.weights)
-        top = max(scores)
-        best = [a for a, s in zip(plays, scores, strict=True) if s >= top - 1e-9]
-        return best[int(self.rng.random() * len(best))]
+    def score_plays(self, view: PlayerView, board: Board, plays: list[int]) -> list[float]:
+        return score_plays(view, board, plays, self.weights)
 
 
 def opponent_weights(view: PlayerView) -> list[float]:
