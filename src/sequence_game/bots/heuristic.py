@@ -46,6 +46,12 @@ HEURISTIC: Final = Weights(
 WIN: Final = 100_000.0
 TWO_EYED_COST: Final = 30.0
 ONE_EYED_COST: Final = 24.0
+"""What holding a jack is worth to search evaluations (``mcts``)."""
+TWO_EYED_SPEND: Final = 1000.0
+ONE_EYED_SPEND: Final = 400.0
+"""What spending a jack costs the one-ply heuristic: a two-eyed jack goes only to a sequence that
+wins or to a gain worth more than a sequence; a one-eyed jack mostly to break a threat. Tuned in
+1000-game matches against ``greedy`` (docs/bots.md): from 53% at 30/24 to 61-64%."""
 THREAT_WEIGHT: Final = 1.0
 """Scale of the threat terms (expected sequences won or lost before our next turn)."""
 WINNING_SEQUENCE: Final = 2000.0
@@ -76,8 +82,16 @@ def opponent_weights(view: PlayerView) -> list[float]:
     return [1.0 if s == me else 1.0 - 0.15 * (((s - me) % sides) - 1) for s in range(sides)]
 
 
-def score_plays(view: PlayerView, board: Board, plays: list[int], weights: Weights) -> list[float]:
-    """The heuristic score of each R5.2 play in ``plays`` for the view's seat."""
+def score_plays(
+    view: PlayerView,
+    board: Board,
+    plays: list[int],
+    weights: Weights,
+    jack_costs: tuple[float, float] = (TWO_EYED_SPEND, ONE_EYED_SPEND),
+) -> list[float]:
+    """The heuristic score of each R5.2 play in ``plays`` for the view's seat; ``jack_costs`` is
+    what spending a two-eyed and a one-eyed jack costs."""
+    two_cost, one_cost = jack_costs
     side = view.side
     sides = view.config.sides
     team = view.config.team_size
@@ -103,11 +117,11 @@ def score_plays(view: PlayerView, board: Board, plays: list[int], weights: Weigh
             )
             rest.remove(card)
             if a >= WILD:
-                score -= TWO_EYED_COST
+                score -= two_cost
         else:
             cell = a - REMOVE
             rest.remove(JS if JS in hand else JH)
-            score -= ONE_EYED_COST
+            score -= one_cost
         after = board.after(a, side)
         if after.sequences[side] >= view.config.sequences_to_win:
             out.append(score + WIN)

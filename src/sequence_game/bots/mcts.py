@@ -568,7 +568,8 @@ def _root_priors(view: PlayerView, acts: list[int]) -> list[float]:
     """The heuristic bot's scores for the root's plays (its own hand is known there)."""
     board = Board.of_view(view)
     plays = [a for a in acts if a < DEAD]
-    scores = dict(zip(plays, score_plays(view, board, plays, HEURISTIC), strict=True)) if plays else {}
+    costs = (TWO_EYED_COST, ONE_EYED_COST)  # search's own jack values, as measured in docs/bots.md
+    scores = dict(zip(plays, score_plays(view, board, plays, HEURISTIC, costs), strict=True)) if plays else {}
     return [scores[a] if a in scores else _prior(board, view.side, a) for a in acts]
 
 
