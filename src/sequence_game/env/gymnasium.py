@@ -31,7 +31,7 @@ from ..errors import IllegalActionError
 from ..state import GameState
 from .observation import action_space, encode, observation_space
 from .opponents import BotSeats
-from .render import board_text
+from .render import render
 from .table import DEFAULT_MAX_TURNS, as_action, check_max_turns, env_config
 
 ENV_ID: Final = "sequence_game/Sequence-v0"
@@ -131,13 +131,7 @@ class SequenceEnv(gymnasium.Env[ObsDict, np.int64]):
 
     def render(self) -> str | None:
         """The text board (``"ansi"`` returns it, ``"human"`` prints it)."""
-        if self.render_mode is None:
-            return None
-        text = board_text(self._require_game())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self._require_game(), self.render_mode)
 
 
 def register() -> None:

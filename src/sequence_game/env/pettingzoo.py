@@ -29,7 +29,7 @@ from pettingzoo.utils import wrappers
 from ..errors import IllegalActionError
 from ..state import GameState, new_game
 from .observation import action_space, encode, observation_space
-from .render import board_text
+from .render import render
 from .table import DEFAULT_MAX_TURNS, agent_name, as_action, check_max_turns, env_config
 
 ObsDict = dict[str, np.ndarray]
@@ -122,13 +122,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # PettingZoo's naming convention
 
     def render(self) -> str | None:
         """The text board (``"ansi"`` returns it, ``"human"`` prints it)."""
-        if self.render_mode is None:
-            return None
-        text = board_text(self._require_game())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self._require_game(), self.render_mode)
 
     def close(self) -> None:
         """Nothing to release; defined because :meth:`render` is (PettingZoo's contract)."""

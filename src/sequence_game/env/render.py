@@ -48,3 +48,15 @@ def board_text(state: GameState) -> str:
     if last is not None and last[0] >= 0:
         lines.append(f"last: seat {last[0]} {action_name(last[1])}")
     return "\n".join(lines)
+
+
+def render(state: GameState, mode: str | None) -> str | None:
+    """What an environment's ``render()`` gives: the text for ``"ansi"``, printed for ``"human"``
+    (then ``None``), nothing without a render mode."""
+    if mode is None:
+        return None
+    text = board_text(state)
+    if mode == "human":
+        print(text)
+        return None
+    return text
