@@ -241,3 +241,38 @@ def test_halving_search_spends_its_simulation_budget_over_the_rounds() -> None:
     assert first in view.legal_actions
     assert 300 <= bot.last_simulations <= 400
     assert MCTSBot(seed=4, halving=True).select_action(view, Limit(simulations=400)) == first  # reproducible
+
+
+@pytest.mark.parametrize("with_jack", [False, True])
+def test_mcts_plays_a_winning_sequence_without_searching(with_jack: bool) -> None:
+    # R7.1: with three sides one sequence wins (R3.1); nothing is worth searching for then,
+    # even when it takes a two-eyed jack (R5.2) the heuristic would otherwise keep
+    row = [parse_cell(f"{c}5") for c in "bcdef"]
+    from sequence_game.board import LAYOUT
+
+    card = parse_card("Jd") if with_jack else LAYOUT[row[4]]
+    state = position(GameConfig(players=3), {0: row[:4]}, {0: [card, parse_card("2s")]})
+    bot = MCTSBot(seed=1)
+    action = bot.select_action(state.view(0), Limit(simulations=500))
+    assert action == (WILD + row[4] if with_jack else row[4])
+    assert bot.last_simulations == 0
+
+
+def test_paired_search_keeps_the_heuristic_play_until_the_evidence_is_clear() -> None:
+    # with an unreachable margin the search must play the heuristic's best-scored play
+    import math
+
+    from sequence_game.bots.evaluation import Board
+    from sequence_game.bots.heuristic import HEURISTIC, ONE_EYED_SPEND, TWO_EYED_SPEND, score_plays
+
+    for seed in range(4):
+        state = random_position(GameConfig(players=2), seed, 12 + 6 * seed)
+        if state.is_terminal():
+            continue
+        view = state.view(state.current_seat)
+        plays = [a for a in view.legal_actions if a < DEAD]
+        if len(plays) < 2:
+            continue
+        scores = score_plays(view, Board.of_view(view), plays, HEURISTIC, (TWO_EYED_SPEND, ONE_EYED_SPEND))
+        chosen = MCTSBot(seed=seed, confidence=math.inf).select_action(view, Limit(simulations=60))
+        assert scores[plays.index(chosen)] == max(scores)

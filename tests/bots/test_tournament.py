@@ -146,3 +146,29 @@ def test_play_game_reports_a_winner_or_a_draw() -> None:
     result = play_game(spec)
     assert result.winner in ("random", "greedy", None)
     assert result.truncated is False
+
+
+def test_ctrl_c_reports_the_finished_games_and_keeps_their_records(tmp_path: Path) -> None:
+    # a long benchmark stopped by Ctrl-C loses nothing: finished games are summarized and saved
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    command = [sys.executable, "-m", "sequence_game", "tournament", "--bots", "random,greedy"]
+    command += ["--games", "100000", "--workers", "2", "--json", "--quiet", "--records", str(tmp_path)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while len(list(tmp_path.glob("*.json"))) < 4 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    summary = json.loads(out)
+    assert summary["interrupted"] is True
+    assert 4 <= summary["games"] < 100000
+    assert summary["pairs"][0]["games"] == summary["games"]
+    files = list(tmp_path.glob("*.json"))
+    assert len(files) == summary["games"]
+    assert all(replay(f.read_text()).ok for f in files)

@@ -3,11 +3,13 @@
 
 **Paired search** (``MCTSBot(paired=True)``, what ``mcts`` plays): the ``width`` best plays by
 the heuristic bot's score are each tried in the *same* sampled world, followed by the same
-greedy play of every seat for ``plies`` turns (:class:`GreedyRolloutEvaluator`), and the play
-with the best mean value wins. Sharing the world and the rollout's random numbers between the
-candidates (common random numbers) cancels most of the luck of the deal from their differences,
-which is what let search beat the heuristic bot; the tree below needed far more iterations
-than Python gives in a second to tell plays apart through the noise. ``halving=True`` spends the
+greedy play of every seat for ``plies`` turns (:class:`GreedyRolloutEvaluator`). Sharing the
+world and the rollout's random numbers between the candidates (common random numbers) cancels
+most of the luck of the deal from their differences; the tree below needed far more iterations
+than Python gives in a second to tell plays apart through the noise. The heuristic's own play
+is kept unless another candidate beats it by ``confidence`` standard errors of the paired
+differences, so a short search plays like the heuristic and a longer one departs from it only
+on evidence. ``halving=True`` spends the
 budget by sequential halving over a width that grows with it (an experiment, not the default:
 ``docs/bots.md`` has the measurements).
 
@@ -58,10 +60,22 @@ from ..views import PlayerView
 from ..worlds import sample_world, unseen_cards
 from .base import Limit, forced_action
 from .evaluation import GREEDY, Board, Weights, action_gain, card_value, side_values, threats
-from .heuristic import HEURISTIC, ONE_EYED_COST, TWO_EYED_COST, score_plays
+from .heuristic import (
+    HEURISTIC,
+    ONE_EYED_COST,
+    ONE_EYED_SPEND,
+    TWO_EYED_COST,
+    TWO_EYED_SPEND,
+    WIN,
+    score_plays,
+)
 
 DEFAULT_LIMIT: Final = Limit(seconds=1.0)
 GREEDY_PLAYOUT: Final = GREEDY
+JACK_VALUES: Final = (120.0, 60.0)
+"""What a held two-eyed and one-eyed jack add to its side's score at a leaf (line[5] = 400 is a
+sequence): far more than the heuristic's old 30/24, which let search spend jacks the tuned
+heuristic keeps."""
 
 
 class Evaluator(Protocol):
@@ -78,6 +92,8 @@ class StaticEvaluator:
     weights: Weights = HEURISTIC
     scale: float = 300.0
     threat_share: float = 0.6
+    jack_values: tuple[float, float] = JACK_VALUES
+    """What a held two-eyed and one-eyed jack add to its side's score."""
 
     def evaluate(self, world: GameState, rng: random.Random) -> list[float]:
         board = Board.of_state(world)
@@ -85,12 +101,13 @@ class StaticEvaluator:
         need = world.config.sequences_to_win
         to_move = world.current_seat % sides
         extra = [0.0] * sides
+        two, one = self.jack_values
         for seat in range(world.players):
             for card in world._hands[seat]:
                 if card in TWO_EYED:
-                    extra[seat % sides] += TWO_EYED_COST
+                    extra[seat % sides] += two
                 elif card in ONE_EYED:
-                    extra[seat % sides] += ONE_EYED_COST
+                    extra[seat % sides] += one
         for s in range(sides):
             cells = threats(board, s)
             if not cells:
@@ -131,7 +148,7 @@ class GreedyRolloutEvaluator:
     position is scored by ``then``. Far better informed than random play, at about a third of a
     millisecond a ply."""
 
-    plies: int = 6
+    plies: int = 12
     then: StaticEvaluator = StaticEvaluator()
 
     def evaluate(self, world: GameState, rng: random.Random) -> list[float]:
@@ -324,10 +341,13 @@ class MCTSBot:
         default_limit: Limit = DEFAULT_LIMIT,
         paired: bool = True,
         width: int = 6,
-        plies: int = 6,
+        plies: int = 12,
         halving: bool = False,
         max_width: int = 16,
         samples_per_arm: int = 12,
+        candidate_costs: tuple[float, float] | None = (TWO_EYED_SPEND, ONE_EYED_SPEND),
+        extra: int = 0,
+        confidence: float = 1.0,
     ) -> None:
         self.rng = random.Random(seed)
         self.evaluator: Evaluator = (
@@ -352,6 +372,15 @@ class MCTSBot:
         stronger: docs/bots.md) rather than equal samples for the ``width`` best plays."""
         self.max_width = max(width, max_width)
         self.samples_per_arm = samples_per_arm
+        self.candidate_costs = candidate_costs
+        """Jack spending costs with which the heuristic ranks the paired search's candidates
+        (the tuned heuristic's by default, so the first candidate is the ``hard`` bot's play);
+        ``None`` ranks by the search's own, smaller jack values, as before."""
+        self.extra = extra
+        """Further candidates taken from the search's own ranking (jack plays, mostly)."""
+        self.confidence = confidence
+        """How many standard errors of the paired difference another candidate must beat the
+        first one by to be played instead; 0 takes the best mean."""
 
     def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
         forced = forced_action(view)
@@ -362,15 +391,16 @@ class MCTSBot:
             limit = self.default_limit
         root = Node()
         acts = [a for a in view.legal_actions if a != DRAW]
+        scores = _play_scores(view, acts)
         root.prior = {
             a: math.exp(max(-60.0, min(60.0, p / self.temperature)))
-            for a, p in zip(acts, _root_priors(view, acts), strict=True)
+            for a, p in zip(acts, _root_priors(view, acts, scores), strict=True)
         }
         deadline = time.perf_counter() + limit.seconds if limit.seconds is not None else math.inf
         budget = limit.simulations if limit.simulations is not None else 1 << 62
         determinizer = Determinizer(view, self.rng)
         if self.paired:
-            return self._paired(view, acts, root.prior, determinizer, deadline, budget)
+            return self._paired(view, acts, root.prior, scores, determinizer, deadline, budget)
         sims = 0
         while sims < budget and (sims < 1 or time.perf_counter() < deadline):
             self._iterate(root, determinizer.sample())
@@ -384,6 +414,7 @@ class MCTSBot:
         view: PlayerView,
         acts: list[int],
         prior: dict[int, float],
+        scores: dict[int, float],
         determinizer: Determinizer,
         deadline: float,
         budget: int,
@@ -394,32 +425,55 @@ class MCTSBot:
         if self.halving:
             return self._halving(view, acts, prior, determinizer, deadline, budget)
         ranked = sorted(acts, key=lambda a: -prior[a])
-        cands = ranked[: self.width]
+        if self.candidate_costs is not None:
+            costs = self.candidate_costs
+            tuned = {a: v - _spent(a, costs) for a, v in scores.items()}
+            order = sorted(acts, key=lambda a: (-tuned.get(a, -math.inf), -prior[a]))
+            if tuned.get(order[0], 0.0) >= WIN / 2:  # it wins the game now (R7.1): nothing to search
+                self.last_simulations = 0
+                return order[0]
+            cands = order[: self.width]
+            cands += [a for a in ranked if a not in cands][: self.extra]
+        else:
+            cands = ranked[: self.width]
         if len(cands) == 1:
             self.last_simulations = 0
             return cands[0]
         side = view.side
-        totals = [0.0] * len(cands)
-        counts = [0] * len(cands)
+        n = len(cands)
+        totals = [0.0] * n
+        counts = [0] * n
+        diff_sq = [0.0] * n  # paired differences from the first candidate, squared
         evaluator = self.evaluator
         sims = 0
         samples = 0
         while sims < budget and (samples < 1 or time.perf_counter() < deadline):
             base = determinizer.sample()
             seed = self.rng.getrandbits(32)
+            first = 0.0
             for i, a in enumerate(cands):
                 if sims >= budget:
                     break
                 world = base.copy()
                 world._apply(a, view.seat)
-                totals[i] += evaluator.evaluate(world, random.Random(seed))[side]
+                v = evaluator.evaluate(world, random.Random(seed))[side]
+                if i == 0:
+                    first = v
+                else:
+                    diff_sq[i] += (v - first) ** 2
+                totals[i] += v
                 counts[i] += 1
                 sims += 1
             samples += 1
         self.last_simulations = sims
-        best = max(
-            range(len(cands)), key=lambda i: (totals[i] / counts[i] if counts[i] else -2.0, prior[cands[i]])
-        )
+        best = max(range(n), key=lambda i: (totals[i] / counts[i] if counts[i] else -2.0, prior[cands[i]]))
+        if self.confidence > 0.0 and best != 0:
+            k = min(counts[0], counts[best])
+            d = totals[best] / counts[best] - totals[0] / counts[0]
+            mean_sq = diff_sq[best] / max(k, 1)
+            var = max(mean_sq - d * d, 1e-12) / max(k - 1, 1)
+            if k < 2 or d < self.confidence * math.sqrt(var):
+                best = 0
         return cands[best]
 
     def _halving(
@@ -564,13 +618,31 @@ class MCTSBot:
             n.value += values[side]
 
 
-def _root_priors(view: PlayerView, acts: list[int]) -> list[float]:
-    """The heuristic bot's scores for the root's plays (its own hand is known there)."""
-    board = Board.of_view(view)
+def _play_scores(view: PlayerView, acts: list[int]) -> dict[int, float]:
+    """The heuristic bot's score of each R5.2 play among ``acts`` before what spending a jack
+    costs (:func:`_spent`): computed once, ranked under two sets of jack costs."""
     plays = [a for a in acts if a < DEAD]
-    costs = (TWO_EYED_COST, ONE_EYED_COST)  # search's own jack values, as measured in docs/bots.md
-    scores = dict(zip(plays, score_plays(view, board, plays, HEURISTIC, costs), strict=True)) if plays else {}
-    return [scores[a] if a in scores else _prior(board, view.side, a) for a in acts]
+    if not plays:
+        return {}
+    board = Board.of_view(view)
+    return dict(zip(plays, score_plays(view, board, plays, HEURISTIC, (0.0, 0.0)), strict=True))
+
+
+def _spent(action: int, costs: tuple[float, float]) -> float:
+    """What playing ``action`` spends: a two-eyed jack's or a one-eyed jack's cost, else 0."""
+    if WILD <= action < REMOVE:
+        return costs[0]
+    if REMOVE <= action < DEAD:
+        return costs[1]
+    return 0.0
+
+
+def _root_priors(view: PlayerView, acts: list[int], scores: dict[int, float]) -> list[float]:
+    """The heuristic bot's scores for the root's plays (its own hand is known there), with the
+    search's own jack values, as measured in docs/bots.md; other actions by :func:`_prior`."""
+    board = Board.of_view(view)
+    costs = (TWO_EYED_COST, ONE_EYED_COST)
+    return [scores[a] - _spent(a, costs) if a in scores else _prior(board, view.side, a) for a in acts]
 
 
 def _prior(board: Board, side: int, action: int) -> float:

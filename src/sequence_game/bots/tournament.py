@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -172,14 +172,18 @@ def run_games(
 ) -> list[GameResult]:
     """Play every game, in order of ``index`` in the answer, whatever order they finish in."""
     results: list[GameResult] = []
-    for done, result in enumerate(_results(specs, workers, backend), start=1):
+    for done, result in enumerate(iter_results(specs, workers, backend), start=1):
         results.append(result)
         if progress is not None:
             progress(done, len(specs))
     return sorted(results, key=lambda r: r.index)
 
 
-def _results(specs: Sequence[GameSpec], workers: int, backend: str) -> Iterator[GameResult]:
+def iter_results(
+    specs: Sequence[GameSpec], workers: int = 1, backend: str = "process"
+) -> Generator[GameResult, None, None]:
+    """The games' results as they finish, so a caller can save each one at once and stop early
+    (closing the iterator stops the workers)."""
     if backend == "ray":
         yield from _ray_results(specs)
     elif workers <= 1 or len(specs) <= 1:
@@ -188,8 +192,16 @@ def _results(specs: Sequence[GameSpec], workers: int, backend: str) -> Iterator[
     else:
         import multiprocessing
 
-        with multiprocessing.get_context().Pool(min(workers, len(specs))) as pool:
+        context = multiprocessing.get_context()
+        with context.Pool(min(workers, len(specs)), initializer=_ignore_interrupts) as pool:
             yield from pool.imap_unordered(play_game, specs, chunksize=1)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them and keeps the finished games."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _ray_results(specs: Sequence[GameSpec]) -> Iterator[GameResult]:

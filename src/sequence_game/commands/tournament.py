@@ -1,7 +1,8 @@
 """``sequence tournament``: bots play each other with seats rotated and deals paired.
 
 Prints a table of win rates with 95% Wilson intervals and Bradley-Terry ratings, or with
-``--json`` one JSON object; ``--records DIR`` saves every game as a ``sequence-record/1`` file.
+``--json`` one JSON object; ``--records DIR`` saves every game as a ``sequence-record/1`` file as
+soon as it ends. Ctrl-C stops the workers and reports the games finished so far (exit status 130).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..bots import BOTS, LEVELS
-    from ..bots.tournament import ProgressBar, format_table, run_games, schedule, summarize
+    from ..bots.tournament import GameResult, ProgressBar, format_table, iter_results, schedule, summarize
     from ..config import GameConfig
     from ..errors import ConfigError
 
@@ -76,22 +77,34 @@ def run(args: argparse.Namespace) -> int:
         os.makedirs(args.records, exist_ok=True)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     progress = None if args.quiet else ProgressBar(sys.stderr)
+    results: list[GameResult] = []
+    interrupted = False
+    games = iter_results(specs, workers=workers, backend=args.backend)
     try:
-        results = run_games(specs, workers=workers, backend=args.backend, progress=progress)
+        for result in games:
+            results.append(result)
+            if args.records is not None:  # saved as it finishes: an interrupted run keeps it
+                spec = specs[result.index]
+                path = os.path.join(args.records, f"game-{result.index:05d}-{'-'.join(spec.bots)}.json")
+                with open(path + ".part", "w", encoding="utf-8") as fh:
+                    fh.write(result.record or "")
+                os.replace(path + ".part", path)  # whole or absent, even if interrupted
+            if progress is not None:
+                progress(len(results), len(specs))
     except RuntimeError as exc:
         raise SystemExit(f"sequence tournament: {exc}") from None
-    if args.records is not None:
-        for result in results:
-            spec = specs[result.index]
-            path = os.path.join(args.records, f"game-{result.index:05d}-{'-'.join(spec.bots)}.json")
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(result.record or "")
+    except KeyboardInterrupt:
+        interrupted = True
+        games.close()
+        print(f"\ninterrupted: the {len(results)} finished games of {len(specs)}", file=sys.stderr)
+    results.sort(key=lambda r: r.index)
     summary = summarize(specs, results, names)
     summary["config"] = {"players": config.players, "teams": config.sides, "draw": config.draw}
     summary["time_per_move"] = args.time_per_move
     summary["simulations"] = args.simulations
+    summary["interrupted"] = interrupted
     if args.json:
         print(json.dumps(summary))
     else:
         print(format_table(summary))
-    return 0
+    return 130 if interrupted else 0
