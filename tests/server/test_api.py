@@ -32,6 +32,12 @@ def test_seats_are_taken_once_and_rooms_must_exist(server: Server) -> None:
     room = server.create_room(players=3, name="Ann")
     code = room["code"]
     assert room["room"]["seats"][0]["name"] == "Ann"
+    assert room["room"]["levels"] == {
+        "random": "easy",
+        "greedy": "medium",
+        "heuristic": "hard",
+        "mcts": "expert",
+    }
     server.join(code, 1, "Bob")
     assert server.post(f"/api/rooms/{code}/seats/1", {"name": "Eve"}).status_code == 409
     assert server.post(f"/api/rooms/{code}/seats/7", {"name": "Eve"}).status_code == 400

@@ -67,6 +67,7 @@ from .heuristic import (
     TWO_EYED_COST,
     TWO_EYED_SPEND,
     WIN,
+    HeuristicBot,
     score_plays,
 )
 
@@ -657,4 +658,4 @@ def _prior(board: Board, side: int, action: int) -> float:
         return gain
     if action < DISCARD:
         return 1e6
-    return -card_value(board, side, action - DISCARD, HEURISTIC, (4 * TWO_EYED_COST, 3 * ONE_EYED_COST))
+    return -card_value(board, side, action - DISCARD, HEURISTIC, HeuristicBot.jack_keep)

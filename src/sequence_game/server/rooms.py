@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..actions import DEAD, DISCARD, DRAW, Action
-from ..bots import BOTS, Bot, Limit, make_bot
+from ..bots import BOTS, LEVELS, Bot, Limit, make_bot
 from ..cards import card_name, parse_card
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalActionError
@@ -147,6 +147,7 @@ class Room:
             "calls": [{"id": n, **c} for n, c in self.calls.items()],
             "deadline": self.deadline,
             "bots": list(BOTS),
+            "levels": {name: level for level, name in LEVELS.items()},
             "result": None
             if outcome is None
             else {

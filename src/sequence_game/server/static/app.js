@@ -290,7 +290,7 @@ function renderLobby() {
   $("start-note").textContent = free ? `Fill ${free} free seat${free > 1 ? "s" : ""} (people or bots) to start.` : "Everyone is here.";
   const sel = $("bot-level");
   if (sel.options.length !== room.bots.length) {
-    const level = { random: "easy", greedy: "medium", heuristic: "hard", mcts: "expert" };
+    const level = room.levels || {};
     sel.replaceChildren(...room.bots.map((b) => el("option", { value: b }, level[b] ? `${level[b]} (${b})` : b)));
   }
 }
