@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from typing import Any
 
@@ -80,15 +81,18 @@ def run(args: argparse.Namespace) -> int:
     results: list[GameResult] = []
     interrupted = False
     games = iter_results(specs, workers=workers, backend=args.backend)
+    guard = _SaveGuard()
+    previous = signal.signal(signal.SIGINT, guard)
     try:
         for result in games:
-            results.append(result)
-            if args.records is not None:  # saved as it finishes: an interrupted run keeps it
-                spec = specs[result.index]
-                path = os.path.join(args.records, f"game-{result.index:05d}-{'-'.join(spec.bots)}.json")
-                with open(path + ".part", "w", encoding="utf-8") as fh:
-                    fh.write(result.record or "")
-                os.replace(path + ".part", path)  # whole or absent, even if interrupted
+            with guard:  # a game is counted and saved together, or not at all
+                if args.records is not None:
+                    spec = specs[result.index]
+                    path = os.path.join(args.records, f"game-{result.index:05d}-{'-'.join(spec.bots)}.json")
+                    with open(path + ".part", "w", encoding="utf-8") as fh:
+                        fh.write(result.record or "")
+                    os.replace(path + ".part", path)
+                results.append(result)
             if progress is not None:
                 progress(len(results), len(specs))
     except RuntimeError as exc:
@@ -97,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         interrupted = True
         games.close()
         print(f"\ninterrupted: the {len(results)} finished games of {len(specs)}", file=sys.stderr)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     results.sort(key=lambda r: r.index)
     summary = summarize(specs, results, names)
     summary["config"] = {"players": config.players, "teams": config.sides, "draw": config.draw}
@@ -108,3 +114,27 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_table(summary))
     return 130 if interrupted else 0
+
+
+class _SaveGuard:
+    """The SIGINT handler of a tournament: Ctrl-C stops the wait for the next game at once, but
+    a finished game being counted and saved is completed first, so the summary and the records
+    always agree."""
+
+    def __init__(self) -> None:
+        self.saving = False
+        self.pending = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if self.saving:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> None:
+        self.saving = True
+
+    def __exit__(self, *exc: object) -> None:
+        self.saving = False
+        if self.pending and exc[0] is None:
+            raise KeyboardInterrupt
