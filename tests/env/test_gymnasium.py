@@ -90,6 +90,13 @@ def test_unknown_bot_is_refused_with_the_choices():
         SequenceEnv(players=2, opponents="grandmaster")
 
 
+def test_opponents_may_carry_bot_options():
+    env = SequenceEnv(players=2, opponents="heuristic(threat_weight=0.5)")
+    assert [b.threat_weight for b in env.bots.bots.values()] == [0.5]
+    with pytest.raises(ValueError, match="no option 'depth'"):
+        SequenceEnv(players=2, opponents="mcts(depth=3)")
+
+
 def test_same_seed_same_episode():
     a, b = SequenceEnv(players=4, seat=3), SequenceEnv(players=4, seat=3)
     first = play(a, 7, policy=lambda legal: legal[-1])

@@ -1,9 +1,12 @@
-"""Bots, from random to search over hidden information; :func:`make_bot` builds one by name or level.
+"""Bots, from random to search over hidden information; :func:`make_bot` builds one by name or
+level, optionally with constructor options (:mod:`~sequence_game.bots.specs`).
 
 >>> sorted(BOTS)
 ['greedy', 'heuristic', 'mcts', 'random']
 >>> make_bot("expert", seed=1).name
 'mcts'
+>>> make_bot("mcts(width=8, plies=20)", seed=1).width
+8
 """
 
 from __future__ import annotations
@@ -31,15 +34,12 @@ DEFAULT_SECONDS: dict[str, float] = {"random": 0.0, "greedy": 0.0, "heuristic": 
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (see :data:`BOTS`) or difficulty level (see :data:`LEVELS`)."""
-    key = name.strip().lower() if isinstance(name, str) else name
-    key = LEVELS.get(key, key)
-    try:
-        factory = BOTS[key]
-    except (KeyError, TypeError):
-        choices = ", ".join([*BOTS, *LEVELS])
-        raise ValueError(f"unknown bot or level {name!r}; choose from {choices}") from None
-    return factory(seed=seed)
+    """A bot by name (see :data:`BOTS`) or difficulty level (see :data:`LEVELS`), optionally
+    with options: ``"mcts(width=8)"`` (see :func:`~sequence_game.bots.specs.parse_bot_spec`)."""
+    from .specs import parse_bot_spec
+
+    spec = parse_bot_spec(name)
+    return BOTS[spec.name](seed=seed, **spec.options)
 
 
 __all__ = [

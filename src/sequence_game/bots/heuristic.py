@@ -68,11 +68,32 @@ class HeuristicBot(OnePlyBot):
     name = "heuristic"
     jack_keep = (TWO_EYED_COST * 4, ONE_EYED_COST * 3)
 
-    def __init__(self, seed: int | None = None, weights: Weights = HEURISTIC) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        weights: Weights = HEURISTIC,
+        jack_costs: tuple[float, float] = (TWO_EYED_SPEND, ONE_EYED_SPEND),
+        threat_weight: float = THREAT_WEIGHT,
+        reach: tuple[float, float, float] = REACH,
+    ) -> None:
         super().__init__(seed, weights)
+        self.jack_costs = jack_costs
+        """What spending a two-eyed and a one-eyed jack costs."""
+        self.threat_weight = threat_weight
+        """Scale of the threat terms."""
+        self.reach = reach
+        """How reachable a space is: its card held, a copy unseen, none left (see :data:`REACH`)."""
 
     def score_plays(self, view: PlayerView, board: Board, plays: list[int]) -> list[float]:
-        return score_plays(view, board, plays, self.weights)
+        return score_plays(
+            view,
+            board,
+            plays,
+            self.weights,
+            self.jack_costs,
+            threat_weight=self.threat_weight,
+            reach=self.reach,
+        )
 
 
 def opponent_weights(view: PlayerView) -> list[float]:
@@ -88,9 +109,13 @@ def score_plays(
     plays: list[int],
     weights: Weights,
     jack_costs: tuple[float, float] = (TWO_EYED_SPEND, ONE_EYED_SPEND),
+    *,
+    threat_weight: float = THREAT_WEIGHT,
+    reach: tuple[float, float, float] = REACH,
 ) -> list[float]:
     """The heuristic score of each R5.2 play in ``plays`` for the view's seat; ``jack_costs`` is
-    what spending a two-eyed and a one-eyed jack costs."""
+    what spending a two-eyed and a one-eyed jack costs, ``threat_weight`` scales the threat
+    terms and ``reach`` is :data:`REACH`."""
     two_cost, one_cost = jack_costs
     side = view.side
     sides = view.config.sides
@@ -102,11 +127,11 @@ def score_plays(
     w_team = Weights(line=line, block=weights.block, centre=weights.centre)
     odds = Odds(view)
     before = [threats(board, s) for s in range(sides)]
-    reach = reach_table(view, odds)
+    table = reach_table(view, odds, reach)
     out = []
     for a in plays:
         if a < REMOVE:
-            score = aware_gain(board, side, a if a < WILD else a - WILD, w_team, reach, opp_w)
+            score = aware_gain(board, side, a if a < WILD else a - WILD, w_team, table, opp_w)
         else:
             score = action_gain(board, side, a, w_team, opp_w)
         rest = list(hand)
@@ -126,7 +151,7 @@ def score_plays(
         if after.sequences[side] >= view.config.sequences_to_win:
             out.append(score + WIN)
             continue
-        score += THREAT_WEIGHT * (
+        score += threat_weight * (
             threat_value(view, after, side, threats(after, side), hand=rest, odds=odds)
             - threat_value(view, board, side, before[side], hand=hand, odds=odds)
         )
@@ -135,7 +160,7 @@ def score_plays(
                 lost = odds.completion_risk(view, after, s, threats(after, s)) - odds.completion_risk(
                     view, board, s, before[s]
                 )
-                score -= THREAT_WEIGHT * opp_w[s] * lost
+                score -= threat_weight * opp_w[s] * lost
         out.append(score)
     return out
 
@@ -211,12 +236,12 @@ def threat_value(
     return total
 
 
-def reach_table(view: PlayerView, odds: Odds) -> list[list[float]]:
+def reach_table(view: PlayerView, odds: Odds, reach: tuple[float, float, float] = REACH) -> list[list[float]]:
     """Per side and cell, how reachable the space is for that side (see :func:`aware_gain`): for
-    us, :data:`REACH` by whether its card is in our hand, a copy is unseen, or none is left (then
+    us, ``reach`` (:data:`REACH`) by whether its card is in our hand, a copy is unseen, or none is left (then
     only a two-eyed jack fills it, and we count ours); for other sides, by whether any copy is
     unseen: the copies we hold or that lie on discard piles are not theirs to play."""
-    held, unseen_copy, gone = REACH
+    held, unseen_copy, gone = reach
     hand = set(view.hand)
     floor = unseen_copy if any(c in TWO_EYED for c in hand) else gone
     unseen = odds.unseen

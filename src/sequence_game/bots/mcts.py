@@ -350,6 +350,19 @@ class MCTSBot:
         extra: int = 0,
         confidence: float = 1.0,
     ) -> None:
+        for what, value, least in (
+            ("width", width, 1),
+            ("max_width", max_width, 1),
+            ("samples_per_arm", samples_per_arm, 1),
+            ("plies", plies, 0),
+            ("extra", extra, 0),
+            ("confidence", confidence, 0),
+            ("exploration", exploration, 0),
+        ):
+            if not value >= least:  # also refuses NaN
+                raise ValueError(f"mcts: {what} must be at least {least}, not {value!r}")
+        if not temperature > 0:
+            raise ValueError(f"mcts: temperature must be positive, not {temperature!r}")
         self.rng = random.Random(seed)
         self.evaluator: Evaluator = (
             evaluator

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 from typing import Any
@@ -26,7 +27,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--bots",
         default="random,greedy,heuristic",
-        help="comma-separated bot names or levels (default: %(default)s)",
+        help="comma-separated bot names or levels, each optionally with options, e.g. "
+        "'heuristic,mcts(width=8, plies=20)' (default: %(default)s)",
     )
     p.add_argument("--players", type=int, default=2, choices=sorted(TEAM_OPTIONS))
     p.add_argument("--teams", type=int, default=None, help="number of sides (default: the usual one, R2.2)")
@@ -45,17 +47,15 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bots import BOTS, LEVELS
+    from ..bots.specs import parse_bot_spec, split_bot_list
     from ..bots.tournament import GameResult, ProgressBar, format_table, iter_results, schedule, summarize
     from ..config import GameConfig
     from ..errors import ConfigError
 
-    names = [LEVELS.get(n.strip().lower(), n.strip().lower()) for n in args.bots.split(",") if n.strip()]
-    unknown = [n for n in names if n not in BOTS]
-    if unknown:
-        raise SystemExit(
-            f"sequence tournament: unknown bot {unknown[0]!r}; choose from {', '.join([*BOTS, *LEVELS])}"
-        )
+    try:  # every spec is checked here, so that no worker meets a bad one
+        names = [parse_bot_spec(text).label for text in split_bot_list(args.bots)]
+    except ValueError as exc:
+        raise SystemExit(f"sequence tournament: {exc}") from None
     if args.time_per_move is not None and args.time_per_move <= 0:
         raise SystemExit("sequence tournament: --time-per-move must be positive")
     if args.simulations is not None and args.simulations < 1:
@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
             with guard:  # a game is counted and saved together, or not at all
                 if args.records is not None:
                     spec = specs[result.index]
-                    path = os.path.join(args.records, f"game-{result.index:05d}-{'-'.join(spec.bots)}.json")
+                    seats = "-".join(_file_part(name) for name in spec.bots)
+                    path = os.path.join(args.records, f"game-{result.index:05d}-{seats}.json")
                     with open(path + ".part", "w", encoding="utf-8") as fh:
                         fh.write(result.record or "")
                     os.replace(path + ".part", path)
@@ -114,6 +115,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_table(summary))
     return 130 if interrupted else 0
+
+
+def _file_part(label: str) -> str:
+    """A bot label as part of a file name: ``mcts(width=8)`` becomes ``mcts_width=8``."""
+    return re.sub(r"[^A-Za-z0-9=.+-]+", "_", label).strip("_")
 
 
 class _SaveGuard:
