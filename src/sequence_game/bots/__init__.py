@@ -38,8 +38,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     with options: ``"mcts(width=8)"`` (see :func:`~sequence_game.bots.specs.parse_bot_spec`)."""
     from .specs import parse_bot_spec
 
-    spec = parse_bot_spec(name)
-    return BOTS[spec.name](seed=seed, **spec.options)
+    return parse_bot_spec(name).build(seed)
 
 
 __all__ = [

@@ -22,11 +22,14 @@ from __future__ import annotations
 import ast
 import inspect
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .evaluation import Weights
+
+if TYPE_CHECKING:
+    from .base import Bot
 
 _SPEC: re.Pattern[str] = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 
@@ -43,6 +46,12 @@ class BotSpec:
     def __post_init__(self) -> None:
         if not self.label:
             object.__setattr__(self, "label", self.name)
+
+    def build(self, seed: int | None = None) -> Bot:
+        """The bot, seeded; its constructor refuses out-of-range options (``mcts(width=0)``)."""
+        from . import BOTS
+
+        return BOTS[self.name](seed=seed, **self.options)
 
 
 def split_bot_list(text: str) -> list[str]:
@@ -66,25 +75,24 @@ def split_bot_list(text: str) -> list[str]:
     return [s for s in out if s]
 
 
-def parse_bot_spec(text: str, factories: Mapping[str, Callable[..., Any]] | None = None) -> BotSpec:
+def parse_bot_spec(text: str) -> BotSpec:
     """Parse ``name`` or ``name(key=value, ...)``; the name may be a difficulty level. Raises
     :class:`ValueError` naming what is wrong (unknown bot, unknown option, a bad value)."""
     from . import BOTS, LEVELS
 
-    factories = BOTS if factories is None else factories
     match = _SPEC.match(text) if isinstance(text, str) else None
     if match is None:
         raise ValueError(f"not a bot spec: {_quote(text)} (write a name, or name(option=value, ...))")
     key = match.group(1).lower()
     name = LEVELS.get(key, key)
-    if name not in factories:
+    if name not in BOTS:
         raise ValueError(
-            f"unknown bot or level {match.group(1)!r}; choose from {', '.join([*factories, *LEVELS])}"
+            f"unknown bot or level {match.group(1)!r}; choose from {', '.join([*BOTS, *LEVELS])}"
         )
     inner = match.group(2)
     if inner is None or not inner.strip():
         return BotSpec(name)
-    params = _settable(factories[name])
+    params = _settable(BOTS[name])
     try:
         call = ast.parse(f"f({inner})", mode="eval").body
     except (SyntaxError, RecursionError, MemoryError):

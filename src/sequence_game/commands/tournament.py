@@ -52,8 +52,12 @@ def run(args: argparse.Namespace) -> int:
     from ..config import GameConfig
     from ..errors import ConfigError
 
-    try:  # every spec is checked here, so that no worker meets a bad one
-        names = [parse_bot_spec(text).label for text in split_bot_list(args.bots)]
+    names: list[str] = []
+    try:  # every spec is parsed and built once here, so that no worker meets a bad one
+        for text in split_bot_list(args.bots):
+            bot = parse_bot_spec(text)
+            bot.build()
+            names.append(bot.label)
     except ValueError as exc:
         raise SystemExit(f"sequence tournament: {exc}") from None
     if args.time_per_move is not None and args.time_per_move <= 0:
