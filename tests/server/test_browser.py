@@ -158,3 +158,32 @@ def test_two_browsers_and_a_bot_play_a_whole_game(server: Server, browser: Any) 
     assert not errors, errors
     host_ctx.close()
     guest_ctx.close()
+
+
+def test_the_turn_timer_counts_down_without_rebuilding_the_hand(server: Server, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(15_000)
+    page.goto(server.http + "/")
+    page.fill("#create-form input[name=name]", "Ann")
+    page.fill("#create-form input[name=turn_seconds]", "90")
+    page.click("#create-form button[type=submit]")
+    page.locator("#lobby").wait_for()
+    page.locator("#seats li[data-seat='1'] button.add-bot").click()
+    page.locator("#seats li[data-seat='1']", has_text="bot").wait_for()
+    page.click("#start-btn")
+    timer = page.locator("#status .deadline")
+    timer.wait_for()  # shown on a person's turn (the bot moves first when the cut says so)
+    page.evaluate("window.firstCard = document.querySelector('#hand .card')")
+    before = int(timer.inner_text().split()[1].rstrip("s"))
+    page.wait_for_timeout(2500)
+    after = int(timer.inner_text().split()[1].rstrip("s"))
+    assert after < before <= 90
+    # the same card element is still in the page: the tick did not re-render the hand under a click
+    assert page.evaluate(
+        "window.firstCard.isConnected && window.firstCard === document.querySelector('#hand .card')"
+    )
+    assert errors == []
+    ctx.close()

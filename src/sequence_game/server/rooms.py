@@ -717,17 +717,23 @@ class RoomManager:
         if room.timer_task is not None:
             room.timer_task.cancel()
             room.timer_task = None
+        before = room.deadline
         room.deadline = None
         state = room.state
-        if state is None or room.status != "playing":
-            return
-        if room.bot_task is None and any(room.bot_controls(s) for s in state.seats_to_act()):
-            room.bot_task = asyncio.create_task(self._drive_bots(room))
-        seconds = room.config.get("turn_seconds") or 0
-        actor = state.current_seat
-        if seconds > 0 and not room.bot_controls(actor):
-            room.deadline = time.time() + seconds
-            room.timer_task = asyncio.create_task(self._turn_timer(room, room.game_version, actor, seconds))
+        if state is not None and room.status == "playing":
+            if room.bot_task is None and any(room.bot_controls(s) for s in state.seats_to_act()):
+                room.bot_task = asyncio.create_task(self._drive_bots(room))
+            seconds = room.config.get("turn_seconds") or 0
+            actor = state.current_seat
+            if seconds > 0 and not room.bot_controls(actor):
+                room.deadline = time.time() + seconds
+                room.timer_task = asyncio.create_task(
+                    self._turn_timer(room, room.game_version, actor, seconds)
+                )
+        if room.deadline != before:  # the event went out with the old deadline: send the new one
+            info = room.public()
+            for conn in room.conns:
+                conn.send(self._state_message(room, conn, info, None))
 
     def _bot(self, room: Room, seat: int) -> Bot:
         bot = room.bots.get(seat)

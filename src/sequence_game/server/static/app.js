@@ -396,6 +396,18 @@ function renderScores(ul, view, names, nowSide) {
   ul.replaceChildren(...items);
 }
 
+// The turn timer counts down in place: rebuilding the page every second would replace the card or
+// space under a pointer mid-click and restart the last move's ring.
+function tickTimer() {
+  const span = document.querySelector("#status .deadline");
+  if (!app.room?.deadline || !span || $("game").hidden) return;
+  const left = timerLeft(app.room);
+  span.textContent = `Timer ${left}s`;
+  span.classList.toggle("low", left <= 10);
+}
+
+function timerLeft(room) { return Math.max(0, Math.round(room.deadline - Date.now() / 1000)); }
+
 function renderGame() {
   const v = app.view, room = app.room;
   if (!v) return;
@@ -426,7 +438,7 @@ function renderGame() {
   const parts = [badge(nowSide ?? 0), el("div", { class: "what" },
     el("strong", {}, myTurn ? "Your turn" : `${seatName(v.current_seat)}'s turn`), el("span", { class: "sub" }, sub))];
   if (room.deadline && !over) {
-    const left = Math.max(0, Math.round(room.deadline - Date.now() / 1000));
+    const left = timerLeft(room);
     parts.push(el("span", { class: "deadline" + (left <= 10 ? " low" : ""), title: "Turn timer" }, `Timer ${left}s`));
   }
   parts.push(el("span", { class: "pile", title: "Cards left in the draw pile" }, `Pile ${v.deck_size}`));
@@ -628,7 +640,7 @@ async function main() {
     if (app.room) render(); else show(["home"]);
   });
   $("replay-slider").addEventListener("input", (ev) => { stopPlaying(); app.frame = +ev.target.value; renderFrame(); });
-  setInterval(() => { if (app.room?.deadline && !$("game").hidden) renderGame(); }, 1000);
+  setInterval(tickTimer, 1000);
   const m = /^\/r\/([A-Za-z0-9]+)/.exec(location.pathname);
   if (!m) { show(["home"]); return; }
   app.code = m[1].toUpperCase();
