@@ -193,15 +193,13 @@ def test_turn_timer_plays_for_a_slow_player(server: Server) -> None:
     a.send({"type": "start"})
     m = a.recv_until(lambda m: m["type"] == "state" and m["room"]["status"] == "playing")
     started = time.monotonic()
-    # the player's turn comes with its deadline (a state message of its own: the event went first)
+    # the player's turn comes with its deadline, in the message of the event that started it
     m = a.recv_until(lambda m: m["type"] == "state" and m["room"]["deadline"] is not None)
+    assert m["event"] is not None
     assert m["view"]["current_seat"] == 0 and m["room"]["deadline"] - time.time() <= 1.0
     m = a.recv_until(
         lambda m: (
-            m["type"] == "state"
-            and m["event"] is not None
-            and m["event"]["kind"] == "action"
-            and "turn timer" in m["event"]["text"]
+            m["type"] == "state" and m["event"]["kind"] == "action" and "turn timer" in m["event"]["text"]
         ),
         timeout=30,
     )

@@ -425,8 +425,12 @@ class RoomManager:
         *,
         room_fields: dict[str, Any] | None = None,
         seat_changed: int | None = None,
+        game_change: bool = False,
     ) -> dict[str, Any]:
-        """Store the event, then fold it in and tell everyone. Caller holds ``room.lock``."""
+        """Store the event, then fold it in and tell everyone. Caller holds ``room.lock``.
+
+        ``game_change``: the event moves the game on, so the bots are woken and the turn timer is
+        armed before the message goes out, which then carries the new deadline."""
         ev = EventRow(room.version + 1, kind, seat, data)
         fields = dict(room_fields or {})
         seat_rows = None
@@ -449,6 +453,8 @@ class RoomManager:
                 )
         self.store.commit(room.code, ev, room=fields or None, seat_rows=seat_rows)
         public = fold(room, ev)
+        if game_change:
+            self._after_game_change(room)
         self._broadcast(room, public)
         return public
 
@@ -495,8 +501,7 @@ class RoomManager:
                     seat.grace_task.cancel()
                     seat.grace_task = None
                 if seat.stand_in and room.status == "playing":
-                    self._commit(room, "back", seat.index, {"seat": seat.index})
-                    self._after_game_change(room)
+                    self._commit(room, "back", seat.index, {"seat": seat.index}, game_change=True)
                 seat.connections += 1
             conn.seat = seat.index if seat else None
             conn.authed = True
@@ -533,8 +538,7 @@ class RoomManager:
                 and not seat.stand_in
                 and room.status == "playing"
             ):
-                self._commit(room, "away", seat.index, {"seat": seat.index})
-                self._after_game_change(room)
+                self._commit(room, "away", seat.index, {"seat": seat.index}, game_change=True)
 
     # ------------------------------------------------------------ commands
 
@@ -608,8 +612,7 @@ class RoomManager:
         data: dict[str, Any] = {"action": action, "card": card_name(used) if used is not None else None}
         if auto:
             data["auto"] = auto
-        self._commit(room, "action", seat, data)
-        self._after_game_change(room)
+        self._commit(room, "action", seat, data, game_change=True)
 
     async def _on_chat(self, room: Room, conn: Connection, msg: Chat) -> None:
         seat = self._seated(room, conn)
@@ -647,8 +650,13 @@ class RoomManager:
                 state.copy().call_table_talk(call["side"])
             except IllegalActionError as exc:
                 raise ProtocolError("illegal", exc.message, exc.rule) from None
-        self._commit(room, "rule", conn.seat, {"call": msg.call, "side": call["side"], "uphold": msg.uphold})
-        self._after_game_change(room)
+        self._commit(
+            room,
+            "rule",
+            conn.seat,
+            {"call": msg.call, "side": call["side"], "uphold": msg.uphold},
+            game_change=True,
+        )
 
     async def _on_bot(self, room: Room, conn: Connection, msg: SetBot) -> None:
         self._host(room, conn)
@@ -696,8 +704,9 @@ class RoomManager:
         seed = secrets.randbits(63)
         state = new_game(room.game_config(), seed=seed)
         data = {"seed": seed, "dealer": state.dealer, "deck": [card_name(c) for c in state.initial_deck]}
-        self._commit(room, "start", conn.seat, data, room_fields={"status": "playing", "game": data})
-        self._after_game_change(room)
+        self._commit(
+            room, "start", conn.seat, data, room_fields={"status": "playing", "game": data}, game_change=True
+        )
 
     async def _on_leave(self, room: Room, conn: Connection, msg: Leave) -> None:
         seat = self._seated(room, conn)
@@ -707,8 +716,7 @@ class RoomManager:
             self._commit(room, "seat", seat, {"seat": seat, "kind": "empty"}, seat_changed=seat)
             conn.seat = None
         elif room.status == "playing" and not room.seats[seat].stand_in:
-            self._commit(room, "away", seat, {"seat": seat})
-            self._after_game_change(room)
+            self._commit(room, "away", seat, {"seat": seat}, game_change=True)
 
     # ------------------------------------------------------------ bots and timers
 
@@ -717,23 +725,17 @@ class RoomManager:
         if room.timer_task is not None:
             room.timer_task.cancel()
             room.timer_task = None
-        before = room.deadline
         room.deadline = None
         state = room.state
-        if state is not None and room.status == "playing":
-            if room.bot_task is None and any(room.bot_controls(s) for s in state.seats_to_act()):
-                room.bot_task = asyncio.create_task(self._drive_bots(room))
-            seconds = room.config.get("turn_seconds") or 0
-            actor = state.current_seat
-            if seconds > 0 and not room.bot_controls(actor):
-                room.deadline = time.time() + seconds
-                room.timer_task = asyncio.create_task(
-                    self._turn_timer(room, room.game_version, actor, seconds)
-                )
-        if room.deadline != before:  # the event went out with the old deadline: send the new one
-            info = room.public()
-            for conn in room.conns:
-                conn.send(self._state_message(room, conn, info, None))
+        if state is None or room.status != "playing":
+            return
+        if room.bot_task is None and any(room.bot_controls(s) for s in state.seats_to_act()):
+            room.bot_task = asyncio.create_task(self._drive_bots(room))
+        seconds = room.config.get("turn_seconds") or 0
+        actor = state.current_seat
+        if seconds > 0 and not room.bot_controls(actor):
+            room.deadline = time.time() + seconds
+            room.timer_task = asyncio.create_task(self._turn_timer(room, room.game_version, actor, seconds))
 
     def _bot(self, room: Room, seat: int) -> Bot:
         bot = room.bots.get(seat)
