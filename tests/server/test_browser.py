@@ -187,3 +187,41 @@ def test_the_turn_timer_counts_down_without_rebuilding_the_hand(server: Server, 
     )
     assert errors == []
     ctx.close()
+
+
+def test_another_seats_move_leaves_the_hand_in_place(server: Server, browser: Any) -> None:
+    # a message that does not change the hand must not replace its cards: a click landing on a
+    # card just as a bot's move arrives would be lost
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(15_000)
+    page.goto(server.http + "/")
+    page.fill("#create-form input[name=name]", "Ann")
+    page.select_option("#create-form select[name=players]", "3")
+    page.click("#create-form button[type=submit]")
+    page.locator("#lobby").wait_for()
+    for seat in (1, 2):
+        page.locator(f"#seats li[data-seat='{seat}'] button.add-bot").click()
+        page.locator(f"#seats li[data-seat='{seat}']", has_text="bot").wait_for()
+    page.click("#start-btn")
+    page.locator("#status strong", has_text="Your turn").wait_for()
+    page.locator("#hand .card.playable").first.click()
+    page.evaluate(
+        """() => {
+          window.rebuilds = 0;
+          window.events = document.querySelectorAll('#log li').length;
+          new MutationObserver((records) => { window.rebuilds += records.length; })
+            .observe(document.getElementById('hand'), { childList: true });
+        }"""
+    )
+    page.locator("#board .cell.target").first.click()
+    page.wait_for_function("document.querySelectorAll('#log li').length - window.events >= 3")
+    page.locator("#status strong", has_text="Your turn").wait_for()  # both bots have moved
+    events = page.evaluate("document.querySelectorAll('#log li').length - window.events")
+    rebuilds = page.evaluate("window.rebuilds")
+    assert events >= 3  # our move and the two bots'
+    assert 1 <= rebuilds < events  # our own move changed the hand; a bot's move did not
+    assert errors == []
+    ctx.close()

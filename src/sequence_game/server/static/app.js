@@ -179,6 +179,7 @@ function receive(msg) {
   }
   if (msg.type === "welcome") {
     app.retry = 0;
+    app.handKey = null;
     $("chat").replaceChildren();
     msg.chat.forEach(addChat);
     $("log").replaceChildren();
@@ -408,6 +409,31 @@ function tickTimer() {
 
 function timerLeft(room) { return Math.max(0, Math.round(room.deadline - Date.now() / 1000)); }
 
+/** The hand's cards as buttons: dead cards marked, with their exchange (R5.1) next to them. */
+function renderHand(v, hand) {
+  const slots = hand.map((card, i) => {
+    const acts = legalFor(card), dead = isDead(card, v.board);
+    const plays = acts.filter((a) => a < 300), exchange = acts.find((a) => a >= 300 && a < 352);
+    const kind = isJack(card) ? (oneEyed(card) ? "remove" : "wild") : dead ? "dead" : null;
+    const b = el("button", {
+      type: "button", class: "card" + (isRed(card) ? " red" : "") + (card === app.selected ? " selected" : "") +
+        (dead ? " dead" : "") + (plays.length ? " playable" : ""),
+      "data-card": card, "aria-pressed": card === app.selected,
+      "aria-label": `${cardLabel(card)}${kind ? ", " + kind : ""}, key ${i + 1}`, title: `key ${i + 1}`,
+      on: { click: () => { app.selected = app.selected === card ? null : card; renderGame(); } },
+    }, el("span", { class: "rank" }, rankLabel(card)), el("span", { class: "suit" }, SYMBOL[card[1]]),
+    kind ? el("span", { class: "tag" }, kind) : null);
+    const slot = el("div", { class: "slot" }, b);
+    if (exchange !== undefined) {
+      slot.append(el("button", { type: "button", class: "exchange", "data-action": exchange,
+        title: "Exchange this dead card for a new one (R5.1)", on: { click: () => act(exchange) } }, "Exchange"));
+    }
+    return slot;
+  });
+  $("hand").replaceChildren(...slots);
+  if (!v.hand) $("hand").append(el("p", { class: "muted" }, "Watching: hands are hidden."));
+}
+
 function renderGame() {
   const v = app.view, room = app.room;
   if (!v) return;
@@ -450,28 +476,13 @@ function renderGame() {
   if (myTurn && !app.wasMyTurn) beep([660, 880], 0.1);
   app.wasMyTurn = myTurn;
 
-  // the hand: dead cards marked, with their exchange (R5.1) next to them
-  const slots = hand.map((card, i) => {
-    const acts = legalFor(card), dead = isDead(card, v.board);
-    const plays = acts.filter((a) => a < 300), exchange = acts.find((a) => a >= 300 && a < 352);
-    const kind = isJack(card) ? (oneEyed(card) ? "remove" : "wild") : dead ? "dead" : null;
-    const b = el("button", {
-      type: "button", class: "card" + (isRed(card) ? " red" : "") + (card === app.selected ? " selected" : "") +
-        (dead ? " dead" : "") + (plays.length ? " playable" : ""),
-      "data-card": card, "aria-pressed": card === app.selected,
-      "aria-label": `${cardLabel(card)}${kind ? ", " + kind : ""}, key ${i + 1}`, title: `key ${i + 1}`,
-      on: { click: () => { app.selected = app.selected === card ? null : card; renderGame(); } },
-    }, el("span", { class: "rank" }, rankLabel(card)), el("span", { class: "suit" }, SYMBOL[card[1]]),
-    kind ? el("span", { class: "tag" }, kind) : null);
-    const slot = el("div", { class: "slot" }, b);
-    if (exchange !== undefined) {
-      slot.append(el("button", { type: "button", class: "exchange", "data-action": exchange,
-        title: "Exchange this dead card for a new one (R5.1)", on: { click: () => act(exchange) } }, "Exchange"));
-    }
-    return slot;
-  });
-  $("hand").replaceChildren(...slots);
-  if (!v.hand) $("hand").append(el("p", { class: "muted" }, "Watching: hands are hidden."));
+  // the hand is rebuilt only when what it shows changes: another seat's move must not replace the
+  // card under a pointer mid-click
+  const handKey = JSON.stringify([!!v.hand, app.selected, hand.map((card) => [card, isDead(card, v.board), legalFor(card)])]);
+  if (handKey !== app.handKey) {
+    app.handKey = handKey;
+    renderHand(v, hand);
+  }
   let hint = "";
   if (app.selected) {
     hint = targets.size ? (oneEyed(app.selected) ? "tap a chip to remove" : "tap a highlighted space")
