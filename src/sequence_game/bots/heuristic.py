@@ -36,6 +36,7 @@ from ..cards import JC, JD, JH, JS, TWO_EYED
 from ..views import PlayerView
 from ..worlds import unseen_cards
 from .evaluation import Board, Weights, action_gain, aware_gain, threats
+from .inference import HandInference, infer_hands
 from .oneply import OnePlyBot
 
 HEURISTIC: Final = Weights(
@@ -75,6 +76,7 @@ class HeuristicBot(OnePlyBot):
         jack_costs: tuple[float, float] = (TWO_EYED_SPEND, ONE_EYED_SPEND),
         threat_weight: float = THREAT_WEIGHT,
         reach: tuple[float, float, float] = REACH,
+        inference: bool = True,
     ) -> None:
         super().__init__(seed, weights)
         self.jack_costs = jack_costs
@@ -83,6 +85,8 @@ class HeuristicBot(OnePlyBot):
         """Scale of the threat terms."""
         self.reach = reach
         """How reachable a space is: its card held, a copy unseen, none left (see :data:`REACH`)."""
+        self.inference = inference
+        """Whether the odds of the opponents' threats use what their plays showed of their hands."""
 
     def score_plays(self, view: PlayerView, board: Board, plays: list[int]) -> list[float]:
         return score_plays(
@@ -93,6 +97,7 @@ class HeuristicBot(OnePlyBot):
             self.jack_costs,
             threat_weight=self.threat_weight,
             reach=self.reach,
+            inference=self.inference,
         )
 
 
@@ -112,10 +117,12 @@ def score_plays(
     *,
     threat_weight: float = THREAT_WEIGHT,
     reach: tuple[float, float, float] = REACH,
+    inference: bool = True,
 ) -> list[float]:
     """The heuristic score of each R5.2 play in ``plays`` for the view's seat; ``jack_costs`` is
     what spending a two-eyed and a one-eyed jack costs, ``threat_weight`` scales the threat
-    terms and ``reach`` is :data:`REACH`."""
+    terms, ``reach`` is :data:`REACH` and ``inference`` whether the odds of the opponents'
+    threats use what their last plays showed of their hands (:class:`Odds`)."""
     two_cost, one_cost = jack_costs
     side = view.side
     sides = view.config.sides
@@ -125,7 +132,7 @@ def score_plays(
     four = weights.line[4] * (1.0 + TEAM_FOUR_BONUS * (team - 1))
     line = (*weights.line[:4], four, weights.line[5])
     w_team = Weights(line=line, block=weights.block, centre=weights.centre)
-    odds = Odds(view)
+    odds = Odds(view, inference)
     before = [threats(board, s) for s in range(sides)]
     table = reach_table(view, odds, reach)
     out = []
@@ -171,9 +178,11 @@ def sequence_value(view: PlayerView, board: Board, side: int, weights: Weights) 
 
 
 class Odds:
-    """Chances that unseen hands hold given cards, from the multiset of cards this seat cannot see."""
+    """Chances that unseen hands hold given cards, from the multiset of cards this seat cannot see
+    and, with ``inference``, what the other seats' last plays showed they did not hold
+    (:mod:`~sequence_game.bots.inference`)."""
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, inference: bool = True) -> None:
         unseen = unseen_cards(view)
         self.unseen = unseen
         self.total = max(sum(unseen.values()), 1)
@@ -184,9 +193,16 @@ class Odds:
         me = view.seat
         # the hands that act between this seat's turn and its next one, by side
         self.cards_before_next: list[int] = [0] * sides
+        self.inferred: list[list[tuple[int, HandInference]]] = [[] for _ in range(sides)]
+        """Per side, its seats acting before our next turn whose hands are inferred (with their
+        hand sizes); the other seats' cards are counted in :attr:`cards_before_next`."""
+        known = infer_hands(view) if inference else {}
         for k in range(1, n):
             seat = (me + k) % n
-            self.cards_before_next[seat % sides] += view.hand_sizes[seat]
+            if seat in known:
+                self.inferred[seat % sides].append((view.hand_sizes[seat], known[seat]))
+            else:
+                self.cards_before_next[seat % sides] += view.hand_sizes[seat]
         self.weights = HEURISTIC
 
     def any_of(self, copies: int, cards: int) -> float:
@@ -206,9 +222,17 @@ class Odds:
         if not cells:
             return 0.0
         hand_cards = self.cards_before_next[side]
+        inferred = self.inferred[side]
         miss = 1.0
         for cell in cells:
-            miss *= 1.0 - self.any_of(self.unseen[LAYOUT[cell]] + self.wild, hand_cards)
+            card = LAYOUT[cell]
+            copies = self.unseen[card] + self.wild
+            miss *= 1.0 - self.any_of(copies, hand_cards)
+            for size, known in inferred:
+                gone = (self.unseen[card] if card in known.absent else 0) + (
+                    self.wild if JD in known.absent else 0
+                )
+                miss *= (1.0 - self.any_of(copies - gone, size)) * (1.0 - self.any_of(gone, known.fresh))
         return (1.0 - miss) * sequence_value(view, board, side, self.weights)
 
 

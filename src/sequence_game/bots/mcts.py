@@ -70,6 +70,7 @@ from .heuristic import (
     HeuristicBot,
     score_plays,
 )
+from .inference import infer_hands
 
 DEFAULT_LIMIT: Final = Limit(seconds=1.0)
 GREEDY_PLAYOUT: Final = GREEDY
@@ -275,10 +276,21 @@ class Node:
 
 class Determinizer:
     """Deals the unseen cards at random, consistently with the view (as
-    :func:`~sequence_game.worlds.sample_world`, but copying one template world per sample)."""
+    :func:`~sequence_game.worlds.sample_world`, but copying one template world per sample) and,
+    with ``inference``, with what the other seats' last plays showed they did not hold
+    (:mod:`~sequence_game.bots.inference`): the cards a seat held before its last play are dealt
+    from the others."""
 
-    def __init__(self, view: PlayerView, rng: random.Random) -> None:
+    def __init__(self, view: PlayerView, rng: random.Random, inference: bool = False) -> None:
         self.view = view
+        known = infer_hands(view) if inference else {}
+        self.held_before: list[tuple[int, int, frozenset[int]]] = [
+            (seat, view.hand_sizes[seat] - k.fresh, k.absent)
+            for seat, k in known.items()
+            if view.hand_sizes[seat] > k.fresh
+        ]
+        """Per inferred seat: how many of its cards it has held since its last play, and the
+        cards those cannot be."""
         self.template = _auto_draw(sample_world(view, rng)) if view.config.draw == "manual" else None
         self.base = sample_world(view, rng)
         unseen = unseen_cards(view)
@@ -294,26 +306,51 @@ class Determinizer:
         if self.template is not None:  # manual draws: rare, take the exact sampler
             return _auto_draw(sample_world(view, rng))
         world = self.base.copy()
+        old: dict[int, list[int]] = {}
         if self.candidates:
             cand = self.candidates[:]
             rng.shuffle(cand)
             deck = cand[: view.deck_size]
             others = list((self.unseen - Counter(deck)).elements())
+            rng.shuffle(others)
+            if self.held_before:
+                others = self._deal_old(others, old)
         else:
             pool = self.pool[:]
             rng.shuffle(pool)
+            if self.held_before:
+                pool = self._deal_old(pool, old)
             deck = pool[: view.deck_size]
             others = pool[view.deck_size :]
-        rng.shuffle(others)
         at = 0
         hands = world._hands
         for seat, size in enumerate(view.hand_sizes):
             if seat != view.seat:
-                hands[seat] = others[at : at + size]
-                at += size
+                kept = old.get(seat, [])
+                take = size - len(kept)
+                hands[seat] = kept + others[at : at + take]
+                at += take
         world._deck = deck
         world._reshuffle_seed = rng.getrandbits(63)
         return world
+
+    def _deal_old(self, shuffled: list[int], old: dict[int, list[int]]) -> list[int]:
+        """Deals into ``old`` each inferred seat's cards held since its last play, from the
+        ``shuffled`` cards outside what it showed it lacked; returns the cards left. A seat the
+        cards cannot satisfy (its player broke the assumption) is dealt freely."""
+        rest = shuffled
+        for seat, want, absent in self.held_before:
+            taken: list[int] = []
+            left: list[int] = []
+            for card in rest:
+                if len(taken) < want and card not in absent:
+                    taken.append(card)
+                else:
+                    left.append(card)
+            if len(taken) == want:
+                old[seat] = taken
+                rest = left
+        return rest
 
 
 def _auto_draw(world: GameState) -> GameState:
@@ -349,6 +386,7 @@ class MCTSBot:
         candidate_costs: tuple[float, float] | None = (TWO_EYED_SPEND, ONE_EYED_SPEND),
         extra: int = 0,
         confidence: float = 1.0,
+        inference: bool = True,
     ) -> None:
         for what, value, least in (
             ("width", width, 1),
@@ -395,6 +433,9 @@ class MCTSBot:
         self.confidence = confidence
         """How many standard errors of the paired difference another candidate must beat the
         first one by to be played instead; 0 takes the best mean."""
+        self.inference = inference
+        """Whether sampled worlds and the heuristic's odds use what the other seats' last plays
+        showed they did not hold (:mod:`~sequence_game.bots.inference`)."""
 
     def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
         forced = forced_action(view)
@@ -405,14 +446,14 @@ class MCTSBot:
             limit = self.default_limit
         root = Node()
         acts = [a for a in view.legal_actions if a != DRAW]
-        scores = _play_scores(view, acts)
+        scores = _play_scores(view, acts, self.inference)
         root.prior = {
             a: math.exp(max(-60.0, min(60.0, p / self.temperature)))
             for a, p in zip(acts, _root_priors(view, acts, scores), strict=True)
         }
         deadline = time.perf_counter() + limit.seconds if limit.seconds is not None else math.inf
         budget = limit.simulations if limit.simulations is not None else 1 << 62
-        determinizer = Determinizer(view, self.rng)
+        determinizer = Determinizer(view, self.rng, self.inference)
         if self.paired:
             return self._paired(view, acts, root.prior, scores, determinizer, deadline, budget)
         sims = 0
@@ -632,14 +673,15 @@ class MCTSBot:
             n.value += values[side]
 
 
-def _play_scores(view: PlayerView, acts: list[int]) -> dict[int, float]:
+def _play_scores(view: PlayerView, acts: list[int], inference: bool = True) -> dict[int, float]:
     """The heuristic bot's score of each R5.2 play among ``acts`` before what spending a jack
     costs (:func:`_spent`): computed once, ranked under two sets of jack costs."""
     plays = [a for a in acts if a < DEAD]
     if not plays:
         return {}
     board = Board.of_view(view)
-    return dict(zip(plays, score_plays(view, board, plays, HEURISTIC, (0.0, 0.0)), strict=True))
+    scores = score_plays(view, board, plays, HEURISTIC, (0.0, 0.0), inference=inference)
+    return dict(zip(plays, scores, strict=True))
 
 
 def _spent(action: int, costs: tuple[float, float]) -> float:
