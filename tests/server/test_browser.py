@@ -160,7 +160,10 @@ def test_two_browsers_and_a_bot_play_a_whole_game(server: Server, browser: Any) 
     guest_ctx.close()
 
 
-def test_the_turn_timer_counts_down_without_rebuilding_the_hand(server: Server, browser: Any) -> None:
+def room_against_bots(
+    server: Server, browser: Any, *, players: int = 2, turn_seconds: int | None = None
+) -> tuple[Any, Any, list[str]]:
+    """Ann creates a room, fills every other seat with a bot and starts: (context, page, errors)."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     page = ctx.new_page()
     errors: list[str] = []
@@ -168,12 +171,20 @@ def test_the_turn_timer_counts_down_without_rebuilding_the_hand(server: Server, 
     page.set_default_timeout(15_000)
     page.goto(server.http + "/")
     page.fill("#create-form input[name=name]", "Ann")
-    page.fill("#create-form input[name=turn_seconds]", "90")
+    page.select_option("#create-form select[name=players]", str(players))
+    if turn_seconds is not None:
+        page.fill("#create-form input[name=turn_seconds]", str(turn_seconds))
     page.click("#create-form button[type=submit]")
     page.locator("#lobby").wait_for()
-    page.locator("#seats li[data-seat='1'] button.add-bot").click()
-    page.locator("#seats li[data-seat='1']", has_text="bot").wait_for()
+    for seat in range(1, players):
+        page.locator(f"#seats li[data-seat='{seat}'] button.add-bot").click()
+        page.locator(f"#seats li[data-seat='{seat}']", has_text="bot").wait_for()
     page.click("#start-btn")
+    return ctx, page, errors
+
+
+def test_the_turn_timer_counts_down_without_rebuilding_the_hand(server: Server, browser: Any) -> None:
+    ctx, page, errors = room_against_bots(server, browser, turn_seconds=90)
     timer = page.locator("#status .deadline")
     timer.wait_for()  # shown on a person's turn (the bot moves first when the cut says so)
     page.evaluate("window.firstCard = document.querySelector('#hand .card')")
@@ -192,20 +203,7 @@ def test_the_turn_timer_counts_down_without_rebuilding_the_hand(server: Server, 
 def test_another_seats_move_leaves_the_hand_in_place(server: Server, browser: Any) -> None:
     # a message that does not change the hand must not replace its cards: a click landing on a
     # card just as a bot's move arrives would be lost
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(15_000)
-    page.goto(server.http + "/")
-    page.fill("#create-form input[name=name]", "Ann")
-    page.select_option("#create-form select[name=players]", "3")
-    page.click("#create-form button[type=submit]")
-    page.locator("#lobby").wait_for()
-    for seat in (1, 2):
-        page.locator(f"#seats li[data-seat='{seat}'] button.add-bot").click()
-        page.locator(f"#seats li[data-seat='{seat}']", has_text="bot").wait_for()
-    page.click("#start-btn")
+    ctx, page, errors = room_against_bots(server, browser, players=3)
     page.locator("#status strong", has_text="Your turn").wait_for()
     page.locator("#hand .card.playable").first.click()
     page.evaluate(

@@ -409,10 +409,10 @@ function tickTimer() {
 
 function timerLeft(room) { return Math.max(0, Math.round(room.deadline - Date.now() / 1000)); }
 
-/** The hand's cards as buttons: dead cards marked, with their exchange (R5.1) next to them. */
-function renderHand(v, hand) {
-  const slots = hand.map((card, i) => {
-    const acts = legalFor(card), dead = isDead(card, v.board);
+/** The hand's cards as buttons (`cards`: each with its legal actions and whether it is dead):
+ * dead cards marked, with their exchange (R5.1) next to them. */
+function renderHand(v, cards) {
+  const slots = cards.map(({ card, acts, dead }, i) => {
     const plays = acts.filter((a) => a < 300), exchange = acts.find((a) => a >= 300 && a < 352);
     const kind = isJack(card) ? (oneEyed(card) ? "remove" : "wild") : dead ? "dead" : null;
     const b = el("button", {
@@ -478,10 +478,11 @@ function renderGame() {
 
   // the hand is rebuilt only when what it shows changes: another seat's move must not replace the
   // card under a pointer mid-click
-  const handKey = JSON.stringify([!!v.hand, app.selected, hand.map((card) => [card, isDead(card, v.board), legalFor(card)])]);
+  const cards = hand.map((card) => ({ card, acts: legalFor(card), dead: isDead(card, v.board) }));
+  const handKey = JSON.stringify([!!v.hand, app.selected, cards]);
   if (handKey !== app.handKey) {
     app.handKey = handKey;
-    renderHand(v, hand);
+    renderHand(v, cards);
   }
   let hint = "";
   if (app.selected) {
