@@ -92,8 +92,11 @@ def test_postgres_game_survives_a_restart(postgres_url: str, tmp_path: Path) -> 
         clients[0].send({"type": "bot", "seat": 1, "level": "random"})
         clients[0].send({"type": "start"})
         clients[0].recv_until(lambda m: m["type"] == "state" and m["room"]["status"] == "playing")
-        for _ in range(6):
+        events = 0
+        # stop on our own turn: were the bot to act next, its move could land after ``before``
+        while events < 6 or clients[0].last["view"]["seats_to_act"][0] == 1:
             assert advance(clients)
+            events += 1
         before = clients[0].last
     finally:
         first.kill()
