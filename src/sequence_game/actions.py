@@ -39,6 +39,18 @@ NUM_ACTIONS: Final = 405
 
 ActionKind = Literal["place", "wild", "remove", "dead", "discard", "draw"]
 
+# A game's history is a list of tuples. An action is ``(seat, action id, card)`` with seat >= 0 (a
+# draw shows card -1); a table event has a negative first element and one payload. They live here,
+# below ``state`` and ``views``, because the engine, the views and every reader of history share them.
+EV_RESHUFFLE: Final = -1
+"""``(EV_RESHUFFLE, new draw pile top first)`` (R5.4); a view shows only its size."""
+EV_PENALTY: Final = -2
+"""``(EV_PENALTY, side)``: a table-talk call upheld (R6.1)."""
+EV_PASS: Final = -3
+"""``(EV_PASS, seat)``: an empty hand with nothing owed passes (R5.5)."""
+EV_LOST_DRAW: Final = -4
+"""``(EV_LOST_DRAW, seat)``: a draw lost for good (R5.3)."""
+
 
 @dataclass(frozen=True)
 class Action:

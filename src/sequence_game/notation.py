@@ -7,17 +7,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .board import SIZE, card_at
-
-if TYPE_CHECKING:
-    from .state import GameState
 
 _CHIP = ".BGR"
 
 
-def board_text(state: GameState) -> str:
+class Board(Protocol):
+    """What a board drawing needs: a ``GameState`` and a ``PlayerView`` both have it, so this module
+    imports neither (imports flow one way: ``state`` uses this module)."""
+
+    @property
+    def locked(self) -> int: ...
+
+    def chip_at(self, cell: int) -> int | None: ...
+
+
+def board_text(state: Board) -> str:
     """The board with chips by side (B, G, R; lower case when locked) and corners as ``*``."""
     rows = []
     for r in range(SIZE):

@@ -1,7 +1,11 @@
 """Game records in the interchange form of ``RECORD.md`` (``sequence-record/1``).
 
 A record holds the shuffled deck, the dealer and every action and reshuffle, so it replays
-exactly with no random number generator.
+exactly with no random number generator. Reading has two steps: :func:`load` turns bytes, text or
+a file into a JSON object, and :func:`parse_record` checks its form into a :class:`Record`; only a
+well-formed record is replayed (:func:`replay`). Every reader of records goes through them, so bad
+input always ends in one :class:`RecordError` with a one-line message (reader notes:
+``docs/records.md``).
 
 >>> from sequence_game import GameConfig, new_game
 >>> import random
@@ -16,25 +20,41 @@ from __future__ import annotations
 
 import json
 import random
+import reprlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Literal
 
-from .actions import DEAD, DISCARD, DRAW, REMOVE, WILD
-from .board import LAYOUT, SIZE
-from .cards import Card, card_name, is_one_eyed, is_two_eyed, parse_card
+from .actions import DEAD, DISCARD, DRAW, EV_PENALTY, EV_RESHUFFLE, REMOVE, WILD
+from .board import SIZE
+from .cards import CARD_NAMES, FULL_DECK, Card, card_name, is_one_eyed, is_two_eyed
 from .config import GameConfig
 from .errors import ConfigError, IllegalActionError
-from .state import EV_PENALTY, EV_RESHUFFLE, GameState
+from .state import GameState
 
 FORMAT = "sequence-record/1"
 MAX_RECORD_BYTES = 16 * 1024 * 1024
+#: Every number in a record is small: a longer integer is refused before Python converts it (which
+#: costs time quadratic in its length, and fails beyond 4,300 digits).
+MAX_INT_DIGITS: Final = 18
+#: A record nests four deep (record, actions, action, cell); anything deeper than this is refused,
+#: the same at every depth of the caller's stack (the decoder's own limit depends on it).
+MAX_DEPTH: Final = 32
+_UTF8_BOM: Final = b"\xef\xbb\xbf"
 
 
 class RecordError(ValueError):
-    """A record that is not well formed (as opposed to one with an illegal action)."""
+    """A record that is not well formed (as opposed to one with an illegal action).
+
+    The message is always one printable line: line breaks and characters that cannot be encoded
+    (lone surrogates from odd file names or ``\\ud800`` escapes) are escaped.
+    """
+
+    def __init__(self, message: str) -> None:
+        safe = message.encode("utf-8", "backslashreplace").decode("utf-8")
+        super().__init__("\\n".join(safe.splitlines()) if safe else "malformed record")
 
 
 @dataclass(frozen=True)
@@ -125,6 +145,175 @@ def dumps(state: GameState) -> str:
 # ----------------------------------------------------------------------------- reading
 
 
+class _ShortRepr(reprlib.Repr):
+    """``repr`` cut short, for quoting input in messages: a bad value may be megabytes long or
+    nested a thousand deep, and an integer's ``repr`` fails beyond 4,300 digits."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 64:
+            return f"<an integer of about {int(x.bit_length() * 0.30103) + 1} digits>"
+        return super().repr_int(x, level)
+
+
+_SHORT = _ShortRepr()
+_SHORT.maxstring = 40
+_SHORT.maxother = 40
+_SHORT.maxlist = _SHORT.maxdict = _SHORT.maxtuple = 5
+_SHORT.maxlevel = 3
+
+
+#: reprlib bounds each part of a value, not the whole, so a nested value is also cut as a whole.
+_SHOW_MAX = 120
+
+
+def _show(value: object) -> str:
+    text = _SHORT.repr(value)
+    return text if len(text) <= _SHOW_MAX else text[: _SHOW_MAX - 1] + "…"
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise RecordError(f"an integer of {len(text.lstrip('-'))} digits: no number in a record is that long")
+    return int(text)
+
+
+def _json_constant(name: str) -> Any:
+    raise RecordError(f"not valid JSON: {name} is not a JSON value")
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RecordError(f"key {_show(key)} appears twice in one object")
+            seen.add(key)
+    return obj
+
+
+def _decode(raw: bytes) -> str:
+    """UTF-8 text (RFC 8259), one leading byte-order mark allowed (docs/records.md)."""
+    raw = raw.removeprefix(_UTF8_BOM)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+
+
+def load(source: str | bytes | Path | dict[str, Any]) -> dict[str, Any]:
+    """Parse a record from JSON text, a file path or an already decoded dict.
+
+    Checks only that it is one JSON object (strict JSON: UTF-8, no NaN or Infinity, no key twice,
+    no integer longer than ``MAX_INT_DIGITS``, at most ``MAX_RECORD_BYTES``); :func:`parse_record`
+    checks its fields. Raises :class:`RecordError`, and nothing else, for bad input.
+    """
+    if isinstance(source, dict):
+        _check_depth(source)
+        return source
+    if isinstance(source, Path):
+        path = source
+        try:
+            with path.open("rb") as file:  # at most one byte past the limit (think of /dev/zero)
+                source = file.read(MAX_RECORD_BYTES + 1)
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise RecordError(f"cannot read {path}: {reason}") from None
+    if not isinstance(source, (str, bytes)):
+        raise RecordError(f"a record is JSON text, bytes, a path or a dict, not {type(source).__name__}")
+    if len(source) > MAX_RECORD_BYTES:
+        raise RecordError(f"larger than {MAX_RECORD_BYTES} bytes")
+    text = _decode(source) if isinstance(source, bytes) else source.removeprefix("\ufeff")
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=_json_object,
+            parse_int=_json_int,
+            parse_constant=_json_constant,
+        )
+    except RecordError:
+        raise
+    except RecursionError:
+        raise RecordError(f"nested more than {MAX_DEPTH} deep") from None
+    except ValueError as exc:  # JSONDecodeError, and any other refusal of the decoder
+        raise RecordError(f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    _check_depth(data)
+    return data
+
+
+def _check_depth(data: dict[str, Any]) -> None:
+    """Refuse nesting beyond ``MAX_DEPTH`` (walked with a list, not recursion)."""
+    level: list[Any] = [data]
+    for _ in range(MAX_DEPTH):
+        level = [
+            child
+            for node in level
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, (dict, list))
+        ]
+        if not level:
+            return
+    raise RecordError(f"nested more than {MAX_DEPTH} deep")
+
+
+# -- the form of a record
+
+
+EntryKind = Literal["play", "dead", "discard", "draw", "penalty", "reshuffle"]
+
+#: The fields that name an action's kind; ``card`` and ``cell`` together make a play.
+_KIND_OF_FIELD: Final[dict[str, EntryKind]] = {
+    "card": "play",
+    "cell": "play",
+    "dead": "dead",
+    "discard": "discard",
+    "draw": "draw",
+    "penalty": "penalty",
+    "reshuffle": "reshuffle",
+}
+_CARD_BY_CODE: Final = {name: card for card, name in enumerate(CARD_NAMES)}
+_ENDS: Final = ("sequences", "stuck")
+_SORTED_DECK: Final = sorted(FULL_DECK)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One item of ``actions``, checked for form (not yet for legality)."""
+
+    kind: EntryKind
+    seat: int = -1
+    card: Card = -1
+    cell: int = -1
+    side: int = -1
+    """The side of a ``penalty``."""
+    order: tuple[Card, ...] = ()
+    """The new draw pile of a ``reshuffle``, top card first."""
+
+
+@dataclass(frozen=True, slots=True)
+class StatedResult:
+    """The ``result`` a record states; a field it leaves out is not checked."""
+
+    winner_stated: bool = False
+    winner: int | None = None
+    """A side, or ``None`` for a drawn game (when ``winner_stated``)."""
+    sequences: tuple[int, ...] | None = None
+    end: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A well-formed record: every field has the type and form ``RECORD.md`` gives it."""
+
+    config: GameConfig
+    dealer: int
+    deck: tuple[Card, ...]
+    entries: tuple[Entry, ...]
+    result: StatedResult | None
+
+
 def _need(obj: dict[str, Any], key: str, where: str) -> Any:
     if key not in obj:
         raise RecordError(f"{where}: missing field {key!r}")
@@ -132,18 +321,20 @@ def _need(obj: dict[str, Any], key: str, where: str) -> Any:
 
 
 def _int(value: Any, where: str) -> int:
+    """An integer: not a bool, not a float (``2.0``), not a number longer than any in a record."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RecordError(f"{where}: expected an integer, got {value!r}")
+        raise RecordError(f"{where}: expected an integer, got {_show(value)}")
+    if value.bit_length() > 60:
+        raise RecordError(f"{where}: {_show(value)} is out of range")
     return value
 
 
 def _card(value: Any, where: str) -> Card:
-    if not isinstance(value, str):
-        raise RecordError(f"{where}: expected a card code, got {value!r}")
-    try:
-        return parse_card(value)
-    except ValueError as exc:
-        raise RecordError(f"{where}: {exc}") from None
+    """A card code exactly: two ASCII characters, either case, nothing around them."""
+    card = _CARD_BY_CODE.get(value.lower()) if isinstance(value, str) and value.isascii() else None
+    if card is None:
+        raise RecordError(f"{where}: not a card code: {_show(value)} (rank 2-9/t/j/q/k/a then suit s/h/d/c)")
+    return card
 
 
 def _cell_of(value: Any, where: str) -> int:
@@ -152,94 +343,153 @@ def _cell_of(value: Any, where: str) -> int:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SIZE for v in value)
     ):
-        raise RecordError(f"{where}: a cell is [row, column], both 0..9, not {value!r}")
+        raise RecordError(f"{where}: a cell is [row, column], both 0..9, not {_show(value)}")
     row, col = value
     return int(row) * SIZE + int(col)
 
 
-def load(source: str | bytes | Path | dict[str, Any]) -> dict[str, Any]:
-    """Parse a record from JSON text, a file path or an already decoded dict."""
-    if isinstance(source, dict):
-        return source
-    if isinstance(source, Path):
-        path = source
-        try:
-            if path.stat().st_size > MAX_RECORD_BYTES:
-                raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES} bytes")
-            source = path.read_bytes()
-        except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(source)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise RecordError("a record is a JSON object")
-    return data
+def _entry(value: Any, where: str) -> Entry:
+    if not isinstance(value, dict):
+        raise RecordError(f"{where}: expected an object, got {_show(value)}")
+    kinds = sorted({_KIND_OF_FIELD[key] for key in value if key in _KIND_OF_FIELD})
+    if len(kinds) != 1:
+        if kinds:
+            raise RecordError(f"{where}: an action has one kind, this one has {' and '.join(kinds)}")
+        raise RecordError(
+            f"{where}: no action: expected card and cell, dead, discard, draw, penalty or reshuffle"
+        )
+    kind = kinds[0]
+    if kind in ("penalty", "reshuffle"):
+        if "seat" in value:
+            raise RecordError(f"{where}: a {kind} belongs to no seat")
+        if kind == "penalty":
+            return Entry("penalty", side=_int(value["penalty"], f"{where}.penalty"))
+        order = value["reshuffle"]
+        if not isinstance(order, list):
+            raise RecordError(f"{where}.reshuffle: expected a list of card codes, got {_show(order)}")
+        return Entry(
+            "reshuffle", order=tuple(_card(c, f"{where}.reshuffle[{i}]") for i, c in enumerate(order))
+        )
+    seat = _int(_need(value, "seat", where), f"{where}.seat")
+    if kind == "draw":
+        if value["draw"] is not True:
+            raise RecordError(f"{where}.draw: must be true, not {_show(value['draw'])}")
+        return Entry("draw", seat)
+    if kind != "play":
+        return Entry(kind, seat, card=_card(value[kind], f"{where}.{kind}"))
+    card = _card(_need(value, "card", where), f"{where}.card")
+    return Entry("play", seat, card=card, cell=_cell_of(_need(value, "cell", where), f"{where}.cell"))
+
+
+def _stated_result(value: Any) -> StatedResult | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RecordError(f"result: expected an object, got {_show(value)}")
+    winner = value.get("winner")
+    if winner is not None:
+        winner = _int(winner, "result.winner")
+    sequences = None
+    if "sequences" in value:
+        counts = value["sequences"]
+        if not isinstance(counts, list):
+            raise RecordError(f"result.sequences: expected a list of counts, got {_show(counts)}")
+        sequences = tuple(_int(n, f"result.sequences[{i}]") for i, n in enumerate(counts))
+    end = value.get("end")
+    if "end" in value and end not in _ENDS:
+        raise RecordError(f"result.end: expected 'sequences' or 'stuck', got {_show(end)}")
+    return StatedResult("winner" in value, winner, sequences, end)
 
 
 def _config(data: dict[str, Any]) -> GameConfig:
     fmt = data.get("format")
     if fmt != FORMAT:
-        raise RecordError(f"format is {fmt!r}, expected {FORMAT!r}")
+        raise RecordError(f"format is {_show(fmt)}, expected {FORMAT!r}")
     players = _int(_need(data, "players", "record"), "players")
     teams = _int(data["teams"], "teams") if "teams" in data else None
     draw = data.get("draw", "auto")
+    if draw not in ("auto", "manual"):
+        raise RecordError(f"draw: expected 'auto' or 'manual', got {_show(draw)}")
     try:
         return GameConfig(players=players, teams=teams, draw=draw)
     except ConfigError as exc:
         raise RecordError(str(exc)) from None
 
 
-def _result_matches(data: dict[str, Any], state: GameState) -> str | None:
+def parse_record(source: str | bytes | Path | dict[str, Any]) -> Record:
+    """Check a record's form (``RECORD.md``) and return it typed; raises :class:`RecordError`.
+
+    The whole record is checked before any of it is replayed, so a malformed record is always
+    refused as malformed, wherever the fault is. Fields this format does not define are ignored.
+    """
+    data = load(source)
+    config = _config(data)
+    dealer = _int(_need(data, "dealer", "record"), "dealer")
+    if not 0 <= dealer < config.players:
+        raise RecordError(f"R4.1: dealer {dealer} is not a seat 0..{config.players - 1}")
+    deck_data = _need(data, "deck", "record")
+    if not isinstance(deck_data, list):
+        raise RecordError(f"deck: expected a list of 104 card codes, got {_show(deck_data)}")
+    if len(deck_data) != len(_SORTED_DECK):
+        raise RecordError(f"R1.2: the deck holds {len(_SORTED_DECK)} cards, not {len(deck_data)}")
+    deck = tuple(_card(c, f"deck[{i}]") for i, c in enumerate(deck_data))
+    if sorted(deck) != _SORTED_DECK:
+        raise RecordError("R1.2: the deck must hold each of the 52 cards exactly twice")
+    actions = _need(data, "actions", "record")
+    if not isinstance(actions, list):
+        raise RecordError(f"actions must be a list, not {_show(actions)}")
+    entries = tuple(_entry(a, f"actions[{i}]") for i, a in enumerate(actions))
+    return Record(config, dealer, deck, entries, _stated_result(data.get("result")))
+
+
+# -- replaying
+
+
+def _result_matches(stated: StatedResult | None, state: GameState) -> str | None:
     """A disagreement between the stated result and the replay, if any."""
-    stated = data.get("result")
     if stated is None:
         return None
-    if not isinstance(stated, dict):
-        return "result must be an object"
     outcome = state.outcome()
     if outcome is None:
         return "the record states a result but the game is not over"
-    if "winner" in stated and stated["winner"] != outcome.winner:
-        return f"the record says winner {stated['winner']!r}, the replay gives {outcome.winner!r}"
-    if "sequences" in stated and stated["sequences"] != list(outcome.sequences):
+    if stated.winner_stated and stated.winner != outcome.winner:
+        return f"the record says winner {stated.winner!r}, the replay gives {outcome.winner!r}"
+    if stated.sequences is not None and stated.sequences != outcome.sequences:
         return (
-            f"the record says sequences {stated['sequences']!r}, the replay gives {list(outcome.sequences)!r}"
+            f"the record says sequences {list(stated.sequences)!r}, "
+            f"the replay gives {list(outcome.sequences)!r}"
         )
-    if "end" in stated and stated["end"] != outcome.termination.value:
-        return f"the record says end {stated['end']!r}, the replay gives {outcome.termination.value!r}"
+    if stated.end is not None and stated.end != outcome.termination.value:
+        return f"the record says end {stated.end!r}, the replay gives {outcome.termination.value!r}"
     return None
 
 
 class _Reshuffles:
     """Feeds the recorded reshuffle orders to the replay where the draw pile runs out."""
 
-    def __init__(self, actions: Sequence[Any]) -> None:
-        self.actions = actions
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        self.entries = entries
         self.index = 0  # index of the action being applied
         self.used: int | None = None
         self.failed_at: int | None = None
 
     def __call__(self, pool: list[Card]) -> list[Card]:
+        if not pool:
+            return []  # nothing to reshuffle: nothing is drawn, and a writer records nothing
         at = self.index + 1
-        entry = self.actions[at] if at < len(self.actions) else None
-        if not isinstance(entry, dict) or "reshuffle" not in entry:
+        entry = self.entries[at] if at < len(self.entries) else None
+        if entry is None or entry.kind != "reshuffle":
             raise IllegalActionError("R5.4", "the draw pile ran out but the record has no reshuffle here")
-        order = entry["reshuffle"]
-        if not isinstance(order, list):
-            raise RecordError(f"actions[{at}]: reshuffle must be a list of cards")
-        cards = [_card(c, f"actions[{at}].reshuffle") for c in order]
-        if Counter(cards) != Counter(pool):
+        if Counter(entry.order) != Counter(pool):
             self.failed_at = at
             raise IllegalActionError(
                 "R5.4", "the reshuffled pile is not exactly the cards of the discard piles"
             )
         self.used = at
-        return cards
+        return list(entry.order)
 
 
-def replay(source: str | bytes | Path | dict[str, Any], *, seed: int | None = None) -> ReplayResult:
+def replay(source: str | bytes | Path | dict[str, Any] | Record, *, seed: int | None = None) -> ReplayResult:
     """Replay a record action by action, stopping at the first illegal one.
 
     Reshuffles inside the record come from the record; if play goes on past its end, later
@@ -249,73 +499,85 @@ def replay(source: str | bytes | Path | dict[str, Any], *, seed: int | None = No
     Raises :class:`RecordError` for a record that is malformed (bad JSON, missing fields, a deck
     that is not the 104 cards); an illegal action is reported in the result, not raised.
     """
-    data = load(source)
-    config = _config(data)
-    deck_data = _need(data, "deck", "record")
-    if not isinstance(deck_data, list):
-        raise RecordError("deck must be a list of 104 card codes")
-    deck = [_card(c, f"deck[{i}]") for i, c in enumerate(deck_data)]
-    dealer = _int(_need(data, "dealer", "record"), "dealer")
-    actions = _need(data, "actions", "record")
-    if not isinstance(actions, list):
-        raise RecordError("actions must be a list")
-    feeder = _Reshuffles(actions)
-    try:
-        state = GameState(
-            config, deck, dealer, reshuffle_seed=random.Random(seed).getrandbits(63), reshuffle_source=feeder
-        )
-    except ValueError as exc:
-        raise RecordError(str(exc)) from None
-    for index, entry in enumerate(actions):
-        if not isinstance(entry, dict):
-            raise RecordError(f"actions[{index}]: expected an object, got {entry!r}")
-        if "reshuffle" in entry:
-            if feeder.used == index:
-                continue
+    record = source if isinstance(source, Record) else parse_record(source)
+    entries = record.entries
+    feeder = _Reshuffles(entries)
+    state = GameState(
+        record.config,
+        record.deck,
+        record.dealer,
+        reshuffle_seed=random.Random(seed).getrandbits(63),
+        reshuffle_source=feeder,
+    )
+    for index, entry in enumerate(entries):
+        if entry.kind == "reshuffle" and feeder.used == index:
+            continue  # drawn from by the action before it
+        if state.is_terminal():
+            return ReplayResult(
+                state, False, index, "R7.1", "the game is already over: nothing may follow its end"
+            )
+        if entry.kind == "reshuffle":
             return ReplayResult(
                 state, False, index, "R5.4", "a reshuffle is recorded where the draw pile is not empty"
             )
         feeder.index = index
         try:
-            _apply_entry(state, entry, f"actions[{index}]")
+            _apply_entry(state, entry)
         except IllegalActionError as exc:
             at = feeder.failed_at if feeder.failed_at is not None else index
             return ReplayResult(state, False, at, exc.rule, exc.message)
-    mismatch = _result_matches(data, state)
+    state._reshuffle_source = None
+    mismatch = _result_matches(record.result, state)
     if mismatch is not None:
         return ReplayResult(state, False, None, "result", mismatch)
-    state._reshuffle_source = None
     return ReplayResult(state, True)
 
 
-def _apply_entry(state: GameState, entry: dict[str, Any], where: str) -> None:
-    if "penalty" in entry:
-        side = _int(entry["penalty"], f"{where}.penalty")
-        state.call_table_talk(side)
+def _apply_entry(state: GameState, entry: Entry) -> None:
+    """Apply one action; the state checks its rules in their order (R7.1, R6.1, R4.3, then the
+    card and the cell), so the rule named does not depend on how the record spells the action."""
+    if entry.kind == "penalty":
+        state.call_table_talk(entry.side)
         return
-    seat = _int(_need(entry, "seat", where), f"{where}.seat")
+    seat = entry.seat
     if not 0 <= seat < state.players:
         raise IllegalActionError("R2.1", f"no seat {seat} at this table")
-    if "draw" in entry:
-        if entry["draw"] is not True:
-            raise RecordError(f"{where}: draw must be true")
+    if entry.kind == "draw":
         state.apply(DRAW, seat)
-        return
-    if "dead" in entry:
-        state.apply(DEAD + _card(entry["dead"], f"{where}.dead"), seat)
-        return
-    if "discard" in entry:
-        state.apply(DISCARD + _card(entry["discard"], f"{where}.discard"), seat)
-        return
-    card = _card(_need(entry, "card", where), f"{where}.card")
-    cell = _cell_of(_need(entry, "cell", where), f"{where}.cell")
-    if is_two_eyed(card):
-        state.apply(WILD + cell, seat, card=card)
-    elif is_one_eyed(card):
-        state.apply(REMOVE + cell, seat, card=card)
+    elif entry.kind == "dead":
+        state.apply(DEAD + entry.card, seat)
+    elif entry.kind == "discard":
+        state.apply(DISCARD + entry.card, seat)
+    elif is_two_eyed(entry.card):
+        state.apply(WILD + entry.cell, seat, card=entry.card)
+    elif is_one_eyed(entry.card):
+        state.apply(REMOVE + entry.cell, seat, card=entry.card)
     else:
-        if LAYOUT[cell] != card:
-            raise IllegalActionError(
-                "R5.2", f"{card_name(card)} is not printed on [{cell // SIZE}, {cell % SIZE}]"
-            )
-        state.apply(cell, seat)
+        state.apply(entry.cell, seat, card=entry.card)
+
+
+# -- fairness (docs/fairness.md)
+
+
+def with_fairness(record: dict[str, Any], deal: Any) -> dict[str, Any]:
+    """The record with the ``fairness`` block of a provably fair deal (a ``fairness.FairDeal``):
+    the seed, its commitment and the seated people's nonces (``docs/fairness.md``)."""
+    from .fairness import FairDeal
+
+    if not isinstance(deal, FairDeal):
+        raise TypeError("with_fairness needs a fairness.FairDeal")
+    return {**record, "fairness": deal.to_json()}
+
+
+def fairness_of(source: str | bytes | Path | dict[str, Any]) -> Any:
+    """The record's parsed ``fairness`` block (a ``fairness.FairnessBlock``), or ``None`` when it
+    has none; :class:`RecordError` when the block is malformed."""
+    from .fairness import FairnessError, parse_block
+
+    data = load(source)
+    if "fairness" not in data:
+        return None
+    try:
+        return parse_block(data["fairness"])
+    except FairnessError as exc:
+        raise RecordError(str(exc)) from None

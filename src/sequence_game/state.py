@@ -15,9 +15,22 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from .actions import DEAD, DISCARD, DRAW, REMOVE, WILD, Action, action_name
+from .actions import (
+    DEAD,
+    DISCARD,
+    DRAW,
+    EV_LOST_DRAW,
+    EV_PASS,
+    EV_PENALTY,
+    EV_RESHUFFLE,
+    NUM_ACTIONS,
+    REMOVE,
+    WILD,
+    Action,
+    action_name,
+)
 from .board import (
     CELLS_OF_CARD,
     CORNERS,
@@ -47,17 +60,24 @@ from .cards import (
 )
 from .config import GameConfig
 from .errors import IllegalActionError
+from .notation import board_text
 from .sequences import declare
+from .views import PlayerView, public_history
 
-if TYPE_CHECKING:
-    from .views import PlayerView
-
-# Internal history entries are tuples. An action is ``(seat, action, card)`` with seat >= 0;
-# table events have a negative first element and one payload.
-EV_RESHUFFLE: Final = -1  # (EV_RESHUFFLE, new draw pile top first)
-EV_PENALTY: Final = -2  # (EV_PENALTY, side)
-EV_PASS: Final = -3  # (EV_PASS, seat): empty hand, nothing owed (R5.5)
-EV_LOST_DRAW: Final = -4  # (EV_LOST_DRAW, seat) (R5.3)
+# Imports flow one way: ``views`` and ``notation`` know nothing of this module. The history's event
+# kinds live in ``actions``; they are re-exported here for the readers of history.
+__all__ = [
+    "EV_LOST_DRAW",
+    "EV_PASS",
+    "EV_PENALTY",
+    "EV_RESHUFFLE",
+    "GameState",
+    "Outcome",
+    "ReshuffleSource",
+    "Termination",
+    "cut_for_deal",
+    "new_game",
+]
 
 _CELL_A: Final = tuple(cells[0] if cells else -1 for cells in CELLS_OF_CARD)
 _CELL_B: Final = tuple(cells[1] if cells else -1 for cells in CELLS_OF_CARD)
@@ -198,8 +218,6 @@ class GameState:
 
     def __str__(self) -> str:
         """The board: chips by side as B, G, R (lower case when locked), corners as ``*``."""
-        from .notation import board_text
-
         return board_text(self)
 
     # ----------------------------------------------------------------- copying
@@ -363,10 +381,40 @@ class GameState:
         return [1.0 if s % self._sides == self._winner else -1.0 for s in range(self._n)]
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may know (its own hand and everything public)."""
-        from .views import make_view
+        """What ``seat`` may know (its own hand and everything public).
 
-        return make_view(self, seat)
+        Built here, where the state's fields are, so that ``views`` need not import this module.
+        """
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
+            raise ValueError(f"no seat {seat!r} at this table")
+        end = self._end
+        return PlayerView(
+            config=self.config,
+            seat=seat,
+            hand=tuple(sorted(self._hands[seat])),
+            chips=tuple(self._chips),
+            locked=self._locked,
+            sequence_windows=tuple(tuple(w) for w in self._seqs),
+            hand_sizes=tuple(len(h) for h in self._hands),
+            deck_size=len(self._deck),
+            discards=tuple(tuple(d) for d in self._discards),
+            current_seat=self.current_seat,
+            seat_to_play=self._seat,
+            seats_to_act=tuple(self.seats_to_act()),
+            owed_draws=tuple(self._owed),
+            penalty_due=tuple(self._penalty),
+            dead_card_exchanged=self._dead_done,
+            turn=self._turn,
+            stuck_run=self._stuck_run,
+            history=public_history(self._history),
+            reshuffles=self._reshuffles,
+            reshuffle_pool=self._reshuffle_pool,
+            drawn_since_reshuffle=tuple(self._drawn_since),
+            manual_draw_order=(tuple(self._owed_turn), tuple(self._prev_player), (self._last_player,)),
+            legal_actions=tuple(self.legal_actions(seat)),
+            winner=self._winner if end is not None else None,
+            termination=end.value if end is not None else None,
+        )
 
     # ------------------------------------------------------------ legal moves
 
@@ -421,8 +469,6 @@ class GameState:
 
     def legal_action_mask(self, seat: int | None = None) -> list[bool]:
         """A mask over all ``NUM_ACTIONS`` ids."""
-        from .actions import NUM_ACTIONS
-
         mask = [False] * NUM_ACTIONS
         for a in self.legal_actions(seat):
             mask[a] = True
@@ -438,26 +484,18 @@ class GameState:
     # ------------------------------------------------------------ validation
 
     def check(self, action: int, seat: int | None = None, card: Card | None = None) -> None:
-        """Raise :class:`IllegalActionError` naming the broken rule if the action is illegal."""
-        if self._end is not None:
-            raise IllegalActionError("R7.1", "the game is over", action)
+        """Raise :class:`IllegalActionError` naming the broken rule if the action is illegal.
+
+        The rules are checked in a fixed order, so that one illegal action always names the same
+        rule: the end (R7.1), the seat (R2.1), a table-talk fine owed (R6.1), whose turn it is
+        (R4.3), and only then the card and the cell.
+        """
         if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action <= DRAW:
+            self._check_actor(seat, None, action)
             raise IllegalActionError("R5.2", f"not an action id: {action!r}", action)
-        actor = self.current_seat if seat is None else seat
-        if not isinstance(actor, int) or not 0 <= actor < self._n:
-            raise IllegalActionError("R2.1", f"no seat {actor!r} at this table", action)
-        hand = self._hands[actor]
+        actor = self._check_actor(seat, action, action)
         if self._penalty:
-            payer = self._penalty[0]
-            if actor != payer:
-                raise IllegalActionError(
-                    "R6.1", f"seat {payer} must first discard for the table-talk penalty", action
-                )
-            if not DISCARD <= action < DRAW:
-                raise IllegalActionError(
-                    "R6.1", f"seat {actor} owes a table-talk discard, not {action_name(action)!r}", action
-                )
-            if action - DISCARD not in hand:
+            if action - DISCARD not in self._hands[actor]:
                 raise IllegalActionError(
                     "R6.1", f"seat {actor} holds no {card_name(action - DISCARD)}", action
                 )
@@ -468,18 +506,17 @@ class GameState:
             if not self._owed[actor]:
                 raise IllegalActionError("R5.3", f"seat {actor} owes no draw", action)
             return
-        if actor != self._seat:
-            raise IllegalActionError("R4.3", f"it is seat {self._seat}'s turn, not seat {actor}'s", action)
+        hand = self._hands[actor]
         if action < WILD:
             printed = LAYOUT[action]
-            if printed < 0:
-                raise IllegalActionError("R5.2", f"{cell_name(action)} is a corner and holds no chip", action)
-            if printed not in hand:
-                raise IllegalActionError("R5.2", f"seat {actor} holds no {card_name(printed)}", action)
             if card is not None and card != printed:
                 raise IllegalActionError(
                     "R5.2", f"{card_name(card)} is not printed on {cell_name(action)}", action
                 )
+            if printed < 0:
+                raise IllegalActionError("R5.2", f"{cell_name(action)} is a corner and holds no chip", action)
+            if printed not in hand:
+                raise IllegalActionError("R5.2", f"seat {actor} holds no {card_name(printed)}", action)
             self._check_open(action, action)
         elif action < REMOVE:
             self._check_jack(actor, action, card, TWO_EYED, "two-eyed")
@@ -517,6 +554,28 @@ class GameState:
             if discard not in hand:
                 raise IllegalActionError("R5.5", f"seat {actor} holds no {card_name(discard)}", action)
 
+    def _check_actor(self, seat: int | None, action: int | None, shown: object) -> int:
+        """The checks that come before any card or cell: the game goes on (R7.1), the seat exists
+        (R2.1), it is not held up by a table-talk fine (R6.1), and it is its turn (R4.3; another
+        seat may only draw). ``action`` is ``None`` when it could not be read. Returns the seat."""
+        if self._end is not None:
+            raise IllegalActionError("R7.1", "the game is over", shown)
+        actor = self.current_seat if seat is None else seat
+        if not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < self._n:
+            raise IllegalActionError("R2.1", f"no seat {actor!r} at this table", shown)
+        if self._penalty:
+            payer = self._penalty[0]
+            if actor != payer:
+                raise IllegalActionError(
+                    "R6.1", f"seat {payer} must first discard for the table-talk penalty", shown
+                )
+            if action is None or not DISCARD <= action < DRAW:
+                what = "" if action is None else f", not {action_name(action)!r}"
+                raise IllegalActionError("R6.1", f"seat {actor} owes a table-talk discard{what}", shown)
+        elif actor != self._seat and action != DRAW:
+            raise IllegalActionError("R4.3", f"it is seat {self._seat}'s turn, not seat {actor}'s", shown)
+        return actor
+
     def _check_open(self, cell: int, action: int) -> None:
         if CORNERS >> cell & 1:
             raise IllegalActionError("R5.2", f"{cell_name(cell)} is a corner and holds no chip", action)
@@ -547,6 +606,7 @@ class GameState:
             try:
                 action = Action.parse(action)
             except ValueError as exc:
+                self._check_actor(seat, None, action)  # whose turn and a fine owed come first
                 raise IllegalActionError("R5.2", str(exc), action) from None
         if isinstance(action, Action):
             if card is None and action.kind in ("wild", "remove"):
@@ -642,6 +702,12 @@ class GameState:
         self._history.append((EV_LOST_DRAW, seat))
 
     def _end_turn(self, seat: int) -> None:
+        if self._stuck_run >= self._n:
+            # R5.5, R7.2: the game ends with the stuck round's last discard; nobody draws after it
+            # (a draw here could reshuffle after the end and put that into the record).
+            self._turn += 1
+            self._finish(Termination.STUCK, None)
+            return
         if self._manual:
             if self._owed[seat]:
                 self._lose_draw(seat)  # played again before drawing (R5.3)
@@ -652,9 +718,6 @@ class GameState:
         else:
             self._draw(seat)
         self._turn += 1
-        if self._stuck_run >= self._n:
-            self._finish(Termination.STUCK, None)
-            return
         self._seat = (seat + 1) % self._n
         self._dead_done = False
         if not self._hands[self._seat]:

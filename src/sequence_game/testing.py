@@ -45,10 +45,13 @@ def position(
     seat: int = 0,
     deck: Iterable[Card | str] | None = None,
     sequences: Mapping[int, Iterable[int]] | None = None,
+    discards: Mapping[int, Iterable[Card | str]] | None = None,
 ) -> GameState:
     """A position with the given chips per side (cells or names like ``"e4"``), hands per seat
     (cards or codes) and seat to play. Unlisted hands are empty; ``deck`` (top card first) defaults
     to every other card in a fixed order. ``sequences`` gives completed windows per side (locked).
+    ``discards`` gives face-up discard piles per seat, oldest first (with an empty ``deck``, the
+    next draw reshuffles them, R5.4).
 
     >>> from sequence_game import GameConfig
     >>> s = position(GameConfig(), {0: ["b1", "c1"]}, {0: ["7h"], 1: ["jd"]})
@@ -64,17 +67,18 @@ def position(
                 raise ValueError(f"cell {cell} cannot hold a chip")
             masks[side] |= 1 << cell
     all_hands = [_cards(hands.get(s, ())) for s in range(config.players)]
+    piles = [_cards((discards or {}).get(s, ())) for s in range(config.players)]
     remaining = Counter(FULL_DECK)
-    for hand in all_hands:
-        remaining.subtract(hand)
+    for cards in all_hands + piles:
+        remaining.subtract(cards)
     if deck is not None:
         pile = _cards(deck)
         remaining.subtract(pile)
         if any(v != 0 for v in remaining.values()):
-            raise ValueError("hands and deck must hold the 104 cards exactly")
+            raise ValueError("hands, discards and deck must hold the 104 cards exactly")
     else:
         if any(v < 0 for v in remaining.values()):
-            raise ValueError("a card appears more than twice in the hands")
+            raise ValueError("a card appears more than twice in the hands and discards")
         pile = sorted(remaining.elements())
     windows = [list(sequences.get(s, ())) if sequences else [] for s in range(config.sides)]
     locked = 0
@@ -89,7 +93,7 @@ def position(
         sequence_windows=tuple(tuple(w) for w in windows),
         hand_sizes=tuple(len(h) for h in all_hands),
         deck_size=len(pile),
-        discards=tuple(() for _ in range(config.players)),
+        discards=tuple(tuple(pile) for pile in piles),
         current_seat=seat,
         seat_to_play=seat,
         penalty_due=(),

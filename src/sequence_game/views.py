@@ -12,19 +12,18 @@ network or a fair bot. It holds no card of another hand and not the order of the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .actions import action_name_for
+from .actions import EV_RESHUFFLE, action_name_for
 from .board import LINES, cells_of
 from .cards import Card, card_name
 from .config import GameConfig
 
-if TYPE_CHECKING:
-    from .state import GameState
-
+# ``GameState.view`` builds a view; this module does not import ``state`` (imports flow one way).
 # Public events: an action ``(seat, action, card)`` (a draw shows card -1), or a table event
-# ``(kind, payload)`` with kind < 0 as in ``state``; a reshuffle shows only its size.
+# ``(kind, payload)`` with kind < 0 (``actions.EV_*``); a reshuffle shows only its size.
 PublicEvent = tuple[int, ...]
 
 
@@ -122,10 +121,8 @@ class PlayerView:
         }
 
 
-def public_history(history: list[tuple[int, ...]]) -> tuple[PublicEvent, ...]:
+def public_history(history: Iterable[tuple[Any, ...]]) -> tuple[PublicEvent, ...]:
     """The history with what is hidden taken out: the order of reshuffled piles."""
-    from .state import EV_RESHUFFLE
-
     out: list[PublicEvent] = []
     for event in history:
         if event[0] == EV_RESHUFFLE and not isinstance(event[1], int):
@@ -133,38 +130,3 @@ def public_history(history: list[tuple[int, ...]]) -> tuple[PublicEvent, ...]:
         else:
             out.append(event)
     return tuple(out)
-
-
-def make_view(state: GameState, seat: int) -> PlayerView:
-    """Build ``seat``'s view of ``state``."""
-    if not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise ValueError(f"no seat {seat!r} at this table")
-    s = state
-    outcome = s.outcome()
-    return PlayerView(
-        config=s.config,
-        seat=seat,
-        hand=tuple(sorted(s._hands[seat])),
-        chips=tuple(s._chips),
-        locked=s._locked,
-        sequence_windows=tuple(tuple(w) for w in s._seqs),
-        hand_sizes=tuple(len(h) for h in s._hands),
-        deck_size=len(s._deck),
-        discards=tuple(tuple(d) for d in s._discards),
-        current_seat=s.current_seat,
-        seat_to_play=s._seat,
-        seats_to_act=tuple(s.seats_to_act()),
-        owed_draws=tuple(s._owed),
-        penalty_due=tuple(s._penalty),
-        dead_card_exchanged=s._dead_done,
-        turn=s._turn,
-        stuck_run=s._stuck_run,
-        history=public_history(s._history),
-        reshuffles=s._reshuffles,
-        reshuffle_pool=s._reshuffle_pool,
-        drawn_since_reshuffle=tuple(s._drawn_since),
-        manual_draw_order=(tuple(s._owed_turn), tuple(s._prev_player), (s._last_player,)),
-        legal_actions=tuple(s.legal_actions(seat)),
-        winner=outcome.winner if outcome else None,
-        termination=outcome.termination.value if outcome else None,
-    )

@@ -71,7 +71,7 @@ def test_R5_5_bots_discard_from_a_stuck_hand(name: str) -> None:
     assert action in (DISCARD + parse_card("jh"), DISCARD + parse_card("js"))
 
 
-@pytest.mark.parametrize("name", ["greedy", "heuristic", "mcts"])
+@pytest.mark.parametrize("name", ["greedy", "heuristic", "mcts", "planner"])
 def test_R5_1_thinking_bots_exchange_a_dead_card(name: str) -> None:
     # both 2s cells are taken: the 2s is dead
     cells = list(CELLS_OF_CARD[parse_card("2s")])
@@ -92,7 +92,7 @@ def test_bots_are_reproducible_with_a_seed(name: str) -> None:
     assert first == second
 
 
-@pytest.mark.parametrize("name", ["greedy", "heuristic", "mcts"])
+@pytest.mark.parametrize("name", ["greedy", "heuristic", "mcts", "planner"])
 def test_R7_1_bots_complete_a_winning_sequence(name: str) -> None:
     # side 0 has one sequence elsewhere and four in row 5; the 5th space's card is in hand
     row = [parse_cell(f"{c}5") for c in "bcdef"]

@@ -42,3 +42,23 @@ def test_cli_bench_json() -> None:
     data = json.loads(out.stdout)
     assert data["games"] == 20 and data["games_per_second"] > 0 and data["turns_per_game"] > 0
     assert sum(data["wins_by_side"]) + data["draws"] + data["truncated"] == 20
+
+
+def test_imports_flow_one_way_below_the_state() -> None:
+    """``state`` builds on ``views`` and ``notation``; they, and the modules under them, never import
+    ``state`` back, not even for type checking (the developers' guide: imports flow one way)."""
+    import ast
+    from pathlib import Path
+
+    package = Path(sequence_game.__file__).parent
+    below = ("actions", "board", "cards", "config", "errors", "notation", "sequences", "views")
+    for name in below:
+        tree = ast.parse((package / f"{name}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                target = "." * node.level + (node.module or "")
+                names = {alias.name for alias in node.names}
+                assert target not in (".state", "sequence_game.state"), f"{name} imports state"
+                assert not (target == "." and "state" in names), f"{name} imports state"
+            elif isinstance(node, ast.Import):
+                assert all(a.name != "sequence_game.state" for a in node.names), f"{name} imports state"

@@ -34,8 +34,15 @@ class Server:
     """``sequence serve`` as a child process; ``kill()`` is a hard SIGKILL, as in a crash."""
 
     def __init__(
-        self, db: str, *, bot_delay: float = 0.0, bot_seconds: float = 0.05, log: Path | None = None
+        self,
+        db: str,
+        *,
+        bot_delay: float = 0.0,
+        bot_seconds: float = 0.05,
+        log: Path | None = None,
+        extra: list[str] | None = None,
     ):
+        self.extra = extra or []
         self.db = db
         self.bot_delay = bot_delay
         self.bot_seconds = bot_seconds
@@ -68,6 +75,7 @@ class Server:
             str(self.bot_seconds),
             "--log-level",
             "warning",
+            *self.extra,
         ]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ})
@@ -82,6 +90,14 @@ class Server:
                 pass
             time.sleep(0.1)
         raise RuntimeError("server did not answer /health within 30 s")
+
+    def rss_kb(self) -> int:
+        """The server process's resident memory (Linux ``/proc``)."""
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise RuntimeError("no VmRSS")
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:

@@ -215,11 +215,33 @@ def test_another_seats_move_leaves_the_hand_in_place(server: Server, browser: An
         }"""
     )
     page.locator("#board .cell.target").first.click()
-    page.wait_for_function("document.querySelectorAll('#log li').length - window.events >= 3")
+    # a function, not an expression: the page's CSP forbids eval
+    page.wait_for_function("() => document.querySelectorAll('#log li').length - window.events >= 3")
     page.locator("#status strong", has_text="Your turn").wait_for()  # both bots have moved
     events = page.evaluate("document.querySelectorAll('#log li').length - window.events")
     rebuilds = page.evaluate("window.rebuilds")
     assert events >= 3  # our move and the two bots'
     assert 1 <= rebuilds < events  # our own move changed the hand; a bot's move did not
     assert errors == []
+    ctx.close()
+
+
+def test_a_spectator_gets_no_chat_box_and_the_page_keeps_its_csp(server: Server, browser: Any) -> None:
+    csp: list[str] = []
+    ctx, page, errors = room_against_bots(server, browser)
+    page.on("console", lambda m: csp.append(m.text) if "Content Security Policy" in m.text else None)
+    page.locator("#board .cell").first.wait_for()
+    watcher_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    watcher = watcher_ctx.new_page()
+    watcher.on("console", lambda m: csp.append(m.text) if "Content Security Policy" in m.text else None)
+    watcher.goto(page.url)  # the room's link, without Ann's token: a spectator
+    watcher.locator("#conn", has_text="watching").wait_for(timeout=15_000)
+    watcher.locator("#board .cell").first.wait_for()
+    assert watcher.locator("#chat-form").is_hidden()  # the server refuses a spectator's chat
+    assert page.locator("#chat-form").is_visible()
+    page.fill("#chat-form input[name=text]", "good luck")
+    page.press("#chat-form input[name=text]", "Enter")
+    watcher.locator("#chat", has_text="good luck").wait_for()  # spectators still read the chat
+    assert errors == [] and csp == [], (errors, csp)
+    watcher_ctx.close()
     ctx.close()

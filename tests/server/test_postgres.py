@@ -113,3 +113,37 @@ def test_postgres_game_survives_a_restart(postgres_url: str, tmp_path: Path) -> 
         assert result.ok, result
     finally:
         second.stop()
+
+
+def test_postgres_refuses_a_nul_in_a_name_and_keeps_no_room_without_a_host(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    import httpx
+    import sqlalchemy as sa
+
+    server = Server(postgres_url, log=tmp_path / "pg-nul.log").start()
+    engine = sa.create_engine(postgres_url)
+    try:
+        with engine.connect() as conn:
+            count = (
+                "SELECT count(*) FROM rooms r WHERE NOT EXISTS (SELECT 1 FROM seats s WHERE s.room_id = r.id)"
+            )
+            hostless = conn.execute(sa.text(count)).scalar()
+        headers = {"content-type": "application/json"}
+        r = httpx.post(f"{server.http}/api/rooms", content='{"name": "A\\u0000B"}', headers=headers)
+        assert r.status_code == 422 and r.json()["code"] == "bad_request", r.text  # was: a 500
+        room = server.create_room(players=2, name="Ann")
+        r = httpx.post(
+            f"{server.http}/api/rooms/{room['code']}/seats/1", content='{"name": "\\u0000"}', headers=headers
+        )
+        assert r.status_code == 422, r.text
+        host = server.client(room["code"], room["token"])
+        assert host.error('{"type": "chat", "text": "a\\u0000b"}')["code"] == "bad_message"
+        host.send({"type": "chat", "text": "still here"})
+        assert host.recv_until(lambda m: m["type"] == "chat")["chat"]["text"] == "still here"
+        host.close()
+        with engine.connect() as conn:
+            assert conn.execute(sa.text(count)).scalar() == hostless  # no room was left without its host
+    finally:
+        engine.dispose()
+        server.stop()

@@ -68,7 +68,8 @@ async def test_play_a_card_with_the_mouse() -> None:
         await settle(pilot)
         hand = app.screen.query_one(HandView)
         index = session.state.hand(0).index(parse_card("7h"))
-        await pilot.click(HandView, offset=(hand._spans[index][0] + 1, 0))
+        line, start, _end = hand._spans[index]
+        await pilot.click(HandView, offset=(start + 1, line))
         assert app.screen.selected == index
         board = app.screen.query_one(BoardView)
         await pilot.click(BoardView, offset=board_offset(board, "d5"))
@@ -165,6 +166,9 @@ async def test_hot_seat_hides_the_hand_between_turns() -> None:
     session = session_of(stacked_game([["7h"], ["2s"]]), seats=("human", "human"))
     app = SequenceApp(session, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, PassScreen)  # even seat 0's hand waits for its player
+        await pilot.press("enter")
         await settle(pilot)
         await pilot.press(digit(session, "7h"), "enter")
         await settle(pilot)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from sequence_game.actions import action_name
 from sequence_game.cli import main
-from sequence_game.tui.controller import GameSession
-from sequence_game.tui.plain import board_text, run_plain, run_plain_replay
+from sequence_game.tui.controller import GameSession, turns_played
+from sequence_game.tui.plain import MAX_BAD_LINES, board_text, run_plain, run_plain_replay
 
 
 class FirstLegalMove(io.StringIO):
@@ -48,7 +48,8 @@ def test_r5_2_illegal_move_explained_then_prompt_again() -> None:
     session = GameSession.new(players=2, seed=1, seats=["human", "easy"])
     out = play(session, "7h@a1\nnonsense\n")
     assert "R5.2: a1 shows" in out or "R5.2:" in out
-    assert "R5.2: cannot read action 'nonsense'" in out
+    assert "cannot read action 'nonsense'" in out
+    assert "R5.2: cannot read" not in out  # a typing slip breaks no rule
     assert out.count("seat 0> ") == 3  # asked again after each refusal, then EOF
     assert out.rstrip().endswith("End of input: the game is left unfinished.")
 
@@ -69,7 +70,9 @@ def test_a_script_plays_a_whole_game_against_a_bot() -> None:
     assert run_plain(session, stdin, out) == 0
     assert session.state.is_terminal()
     assert stdin.lines > 10
-    assert "(R7." in out.getvalue().splitlines()[-1]
+    last = out.getvalue().splitlines()
+    assert "(R7." in last[-2]
+    assert last[-1] == f"After {turns_played(session.state)} turns."
 
 
 def test_manual_draw_and_commands() -> None:
@@ -100,7 +103,7 @@ def test_save_then_resume_from_the_command_line(tmp_path: Path, capsys) -> None:
         assert main(["play", "--plain", "--resume", str(path), "--bots", "easy"]) == 0
     finally:
         sys.stdin = sys_stdin
-    assert "Resumed saved.json at turn 3." in capsys.readouterr().out
+    assert "Resumed saved.json at turn 4." in capsys.readouterr().out  # turn 4 is the one in progress
 
 
 def test_replay_steps_back_and_forth(tmp_path: Path) -> None:
@@ -126,7 +129,7 @@ def test_non_tty_stdin_falls_back_to_plain() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "R5.2: cannot read action 'zz'" in proc.stdout
+    assert "cannot read action 'zz'" in proc.stdout
     assert "End of input" in proc.stdout
 
 
@@ -141,3 +144,69 @@ def test_bad_table_is_refused_with_the_rule() -> None:
     )
     assert proc.returncode == 2
     assert "R2.1" in proc.stderr
+
+
+def test_a_script_of_garbage_is_stopped() -> None:
+    """``yes garbage | sequence play --plain`` once looped for ever; off a terminal it now stops."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "sequence_game", "play", "--plain", "--seed", "1", "--bots", "easy"],
+        input="garbage\n" * 10_000,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.count("cannot read action 'garbage'") == MAX_BAD_LINES
+    assert "Stopped: 20 lines in a row could not be played" in proc.stdout
+
+
+def test_good_lines_reset_the_bad_line_count() -> None:
+    session = GameSession.new(players=2, seed=1, seats=["human", "easy"])
+    out = play(session, ("zz\n" * (MAX_BAD_LINES - 1) + "board\n") * 3)
+    assert "Stopped" not in out and "End of input" in out
+
+
+def test_hot_seat_plain_mode_passes_the_keyboard() -> None:
+    session = GameSession.new(players=2, seed=3, seats=["human", "human"])
+    move = action_name(session.state.legal_actions(0)[0])
+    out = play(session, f"\n{move}\n\n")
+    first_pass = out.index("Pass the keyboard to Seat 0 (Blue)")
+    assert first_pass < out.index("Seat 0 (Blue) hand:")  # seat 0's hand waits too
+    second_pass = out.index("Pass the keyboard to Seat 1 (Green)")
+    assert out.index("Seat 0 (Blue) hand:") < second_pass < out.index("Seat 1 (Green) hand:")
+
+
+def test_turns_count_from_one() -> None:
+    session = GameSession.new(players=2, seed=3, seats=["human", "easy"])
+    out = play(session, "")
+    assert "Turn 1 (round 1). Seat 0 (Blue) to play." in out
+
+
+def test_plain_play_needs_no_server_library() -> None:
+    """``sequence play`` with only the ``[tui]`` extra: the play path imports no web-server library."""
+    code = (
+        "import sys, io; sys.stdin = io.StringIO('');"
+        "from sequence_game.cli import main; rc = main(['play', '--plain', '--seed', '1']);"
+        "heavy = sorted(m for m in ('fastapi', 'uvicorn', 'sqlalchemy', 'pydantic', 'starlette', 'alembic',"
+        " 'numpy') if m in sys.modules); print('HEAVY', heavy); sys.exit(rc)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "HEAVY []" in proc.stdout
+
+
+def test_resume_a_hot_seat_save_keeps_everyone_a_person(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    session = GameSession.new(players=2, seed=1, seats=["human", "human"])
+    path = session.save(tmp_path / "friends.json")
+    sys_stdin = sys.stdin
+    sys.stdin = io.StringIO("")
+    try:
+        assert main(["play", "--plain", "--resume", str(path)]) == 0  # no --hotseat given
+    finally:
+        sys.stdin = sys_stdin
+    out = capsys.readouterr().out
+    assert "people at seat 0, seat 1" in out
+    assert "New game: 2 players" in out  # the earlier log came back with the save

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..actions import DEAD, DISCARD, DRAW
 from ..views import PlayerView
+
+if TYPE_CHECKING:
+    from ..state import GameState
 
 
 @dataclass(frozen=True)
@@ -78,3 +81,36 @@ def forced_action(view: PlayerView) -> int | None:
         if DEAD <= a < DISCARD:
             return a
     return None
+
+
+class Oracle:
+    """What a bot built with ``oracle=True`` needs: the TRUE state (every hand and the order of the
+    draw pile), revealed by the table before each of its moves. A calibration tool for measuring
+    a search without hidden information (``docs/bots.md``): only the tournament and tests reveal
+    the truth, and :func:`~sequence_game.bots.make_bot` refuses such a bot unless the caller opts
+    in, so ``sequence play``, ``sequence serve`` and the environments cannot seat one."""
+
+    oracle: bool = False
+    _truth: GameState | None = None
+
+    def reveal(self, state: GameState) -> None:
+        """Hand the bot (a copy of) the true state before it chooses for one of its views."""
+        self._truth = state.copy()
+
+    def true_world(self, view: PlayerView) -> GameState:
+        """A copy of the revealed state, checked to be the one ``view`` was taken from."""
+        truth = self._truth
+        if truth is None or truth.turn != view.turn or truth.hand(view.seat) != sorted(view.hand):
+            raise ValueError(
+                "oracle mode: no true state was revealed for this position (only `sequence tournament` "
+                "and tests reveal it; a bot that plays people never sees it)"
+            )
+        return truth.copy()
+
+
+def reveal_truth(bot: object, state: GameState) -> bool:
+    """Reveal the true state to ``bot`` if it was built in oracle mode; whether it was."""
+    if isinstance(bot, Oracle) and bot.oracle:
+        bot.reveal(state)
+        return True
+    return False

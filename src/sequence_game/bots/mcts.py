@@ -58,7 +58,7 @@ from ..cards import ONE_EYED, TWO_EYED
 from ..state import GameState
 from ..views import PlayerView
 from ..worlds import sample_world, unseen_cards
-from .base import Limit, forced_action
+from .base import Limit, Oracle, forced_action
 from .evaluation import GREEDY, Board, Weights, action_gain, card_value, side_values, threats
 from .heuristic import (
     HEURISTIC,
@@ -364,7 +364,31 @@ def _auto_draw(world: GameState) -> GameState:
     return world
 
 
-class MCTSBot:
+class TrueWorld:
+    """Oracle mode's stand-in for :class:`Determinizer`: every "sample" is a copy of the true
+    state (a measurement tool: ``docs/bots.md``)."""
+
+    def __init__(self, truth: GameState) -> None:
+        self.truth = _auto_draw(truth) if truth.config.draw == "manual" else truth
+
+    def sample(self) -> GameState:
+        return self.truth.copy()
+
+
+#: Stop this far before a time limit: the last simulation started before the deadline must end
+#: within it (one evaluated world takes a few milliseconds; 5% of a limit is the allowance).
+SAFETY: Final = 0.04
+
+
+def deadline_of(start: float, limit: Limit) -> float:
+    """When a search that started at ``start`` must stop starting new work: the time limit less
+    :data:`SAFETY` of it, so that the whole move, preparation included, ends within 5%."""
+    if limit.seconds is None:
+        return math.inf
+    return start + limit.seconds * (1.0 - SAFETY)
+
+
+class MCTSBot(Oracle):
     """Search within a time or simulation budget (default one second a move): paired flat search
     by default, the IS-MCTS tree with ``paired=False``. A simulation is one evaluated world."""
 
@@ -387,6 +411,7 @@ class MCTSBot:
         extra: int = 0,
         confidence: float = 1.0,
         inference: bool = True,
+        oracle: bool = False,
     ) -> None:
         for what, value, least in (
             ("width", width, 1),
@@ -436,14 +461,19 @@ class MCTSBot:
         self.inference = inference
         """Whether sampled worlds and the heuristic's odds use what the other seats' last plays
         showed they did not hold (:mod:`~sequence_game.bots.inference`)."""
+        self.oracle = oracle
+        """Search the TRUE state (revealed by the tournament) instead of sampled worlds: a
+        measurement tool, refused outside tournaments and tests (:class:`~.base.Oracle`)."""
 
     def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
+        start = time.perf_counter()  # the clock runs from the first work: ranking included
         forced = forced_action(view)
         if forced is not None:
             self.last_simulations = 0
             return forced
         if limit is None or (limit.seconds is None and limit.simulations is None):
             limit = self.default_limit
+        truth = self.true_world(view) if self.oracle else None
         root = Node()
         acts = [a for a in view.legal_actions if a != DRAW]
         scores = _play_scores(view, acts, self.inference)
@@ -451,9 +481,11 @@ class MCTSBot:
             a: math.exp(max(-60.0, min(60.0, p / self.temperature)))
             for a, p in zip(acts, _root_priors(view, acts, scores), strict=True)
         }
-        deadline = time.perf_counter() + limit.seconds if limit.seconds is not None else math.inf
+        deadline = deadline_of(start, limit)
         budget = limit.simulations if limit.simulations is not None else 1 << 62
-        determinizer = Determinizer(view, self.rng, self.inference)
+        determinizer: Determinizer | TrueWorld = (
+            TrueWorld(truth) if truth is not None else Determinizer(view, self.rng, self.inference)
+        )
         if self.paired:
             return self._paired(view, acts, root.prior, scores, determinizer, deadline, budget)
         sims = 0
@@ -470,7 +502,7 @@ class MCTSBot:
         acts: list[int],
         prior: dict[int, float],
         scores: dict[int, float],
-        determinizer: Determinizer,
+        determinizer: Determinizer | TrueWorld,
         deadline: float,
         budget: int,
     ) -> int:
@@ -502,12 +534,17 @@ class MCTSBot:
         evaluator = self.evaluator
         sims = 0
         samples = 0
-        while sims < budget and (samples < 1 or time.perf_counter() < deadline):
+        began = time.perf_counter()
+        out_of_time = False
+        while not out_of_time and sims < budget and (samples < 1 or time.perf_counter() < deadline):
             base = determinizer.sample()
             seed = self.rng.getrandbits(32)
             first = 0.0
             for i, a in enumerate(cands):
                 if sims >= budget:
+                    break
+                if sims and time.perf_counter() + (time.perf_counter() - began) / sims > deadline:
+                    out_of_time = True  # one more evaluation would end past the limit (honest clock)
                     break
                 world = base.copy()
                 world._apply(a, view.seat)
@@ -536,7 +573,7 @@ class MCTSBot:
         view: PlayerView,
         acts: list[int],
         prior: dict[int, float],
-        determinizer: Determinizer,
+        determinizer: Determinizer | TrueWorld,
         deadline: float,
         budget: int,
     ) -> int:

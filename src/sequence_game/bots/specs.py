@@ -47,6 +47,11 @@ class BotSpec:
         if not self.label:
             object.__setattr__(self, "label", self.name)
 
+    @property
+    def oracle(self) -> bool:
+        """Whether the bot sees the true state (``oracle=True``): a measurement tool only."""
+        return bool(self.options.get("oracle"))
+
     def build(self, seed: int | None = None) -> Bot:
         """The bot, seeded; its constructor refuses out-of-range options (``mcts(width=0)``)."""
         from . import BOTS
@@ -75,9 +80,14 @@ def split_bot_list(text: str) -> list[str]:
     return [s for s in out if s]
 
 
-def parse_bot_spec(text: str) -> BotSpec:
+def parse_bot_spec(text: str, *, allow_oracle: bool = False) -> BotSpec:
     """Parse ``name`` or ``name(key=value, ...)``; the name may be a difficulty level. Raises
-    :class:`ValueError` naming what is wrong (unknown bot, unknown option, a bad value)."""
+    :class:`ValueError` naming what is wrong (unknown bot, unknown option, a bad value).
+
+    ``oracle=True`` (a search that is given the true state, for measurement) is refused unless
+    the caller opts in with ``allow_oracle``: only the tournament and tests do, so a table with
+    people or an environment cannot seat a bot that sees the hidden cards.
+    """
     from . import BOTS, LEVELS
 
     match = _SPEC.match(text) if isinstance(text, str) else None
@@ -116,6 +126,11 @@ def parse_bot_spec(text: str) -> BotSpec:
             raise ValueError(f"{name}: {option} must be a literal value (a number, a tuple, ...)") from None
         options[option] = _check(name, option, value, params[option])
         shown.append(f"{option}={ast.unparse(keyword.value)}")
+    if options.get("oracle") and not allow_oracle:
+        raise ValueError(
+            f"{name}(oracle=True) sees every hand and the draw order: it is a measurement tool for "
+            "`sequence tournament` only, refused here"
+        )
     return BotSpec(name, options, f"{name}({', '.join(shown)})")
 
 

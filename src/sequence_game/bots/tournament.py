@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 from ..actions import DRAW
 from ..config import GameConfig
-from .base import Limit
+from .base import Limit, reveal_truth
 from .ratings import bradley_terry, wilson_interval
 
 
@@ -137,12 +137,15 @@ def play_game(spec: GameSpec) -> GameResult:
 
     players = spec.config.players
     state = new_game(spec.config, seed=spec.deal_seed, dealer=players - 1)
-    seat_bots = [make_bot(name, seed) for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)]
+    seat_bots = [
+        make_bot(name, seed, allow_oracle=True) for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
+    ]
     limit = Limit(seconds=spec.seconds, simulations=spec.simulations)
     times: dict[str, list[float]] = {name: [0, 0.0] for name in spec.pair}
     while not state.is_terminal() and state.turn < spec.max_turns:
         seat = next_actor(state)
         view = state.view(seat)
+        reveal_truth(seat_bots[seat], state)  # oracle mode only: a measurement tool (docs/bots.md)
         start = time.perf_counter()
         action = seat_bots[seat].select_action(view, limit)
         spent = time.perf_counter() - start
@@ -261,9 +264,20 @@ def summarize(
         "pairs": out_pairs,
         "ratings": bradley_terry(list(bots), scores),
         "ms_per_move": {name: (1000 * s / n if n else 0.0) for name, (n, s) in moves.items()},
+        "oracle": [name for name in bots if _is_oracle(name)],
         "turns_per_game": turns / count if count else 0.0,
         "truncated": truncated,
     }
+
+
+def _is_oracle(label: str) -> bool:
+    """Whether a tournament's bot label names a bot in oracle mode (it sees the true state)."""
+    from .specs import parse_bot_spec
+
+    try:
+        return parse_bot_spec(label, allow_oracle=True).oracle
+    except ValueError:
+        return False
 
 
 def format_table(summary: dict[str, Any]) -> str:
@@ -284,6 +298,10 @@ def format_table(summary: dict[str, Any]) -> str:
     lines.append(
         f"{summary['games']} games, {summary['turns_per_game']:.1f} turns a game, "
         f"{summary['truncated']} stopped at the turn limit"
+    )
+    lines.extend(
+        f"ORACLE: {name} saw the true state (every hand, the draw order): a measurement only"
+        for name in summary.get("oracle", [])
     )
     return "\n".join(lines)
 

@@ -1,9 +1,13 @@
 """``sequence bench``: games per second between uniformly random legal players.
 
 Dead cards are always exchanged. Speed is counted per CPU-second of this process (wall-clock
-figures are given too), so that other load on the machine disturbs it less. ``--path fast`` (default) is the engine's inlined playout, the
-trusted path of rollouts; ``trusted`` loops ``random_action`` and ``_apply``; ``api`` lists
-``legal_actions()`` and calls the validating ``apply`` every turn, as an interface would.
+figures are given too), so that other load on the machine disturbs it less.
+
+``--engine pure`` (default) is the reference engine: ``--path fast`` (default) is its inlined
+playout, the trusted path of rollouts; ``trusted`` loops ``random_action`` and ``_apply``; ``api``
+lists ``legal_actions()`` and calls the validating ``apply`` every turn, as an interface would.
+``--engine fast`` is the compiled engine (``pip install 'sequence-game[fast]'``, docs/fast.md):
+its compile (or cache load) time is reported apart, and it is timed after a warm-up.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--teams", type=int, default=None)
     p.add_argument("--games", type=int, default=2000)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--path", choices=("fast", "trusted", "api"), default="fast")
+    p.add_argument("--engine", choices=("pure", "fast"), default="pure", help="the engine to time")
+    p.add_argument("--path", choices=("fast", "trusted", "api"), default="fast", help="pure engine only")
+    p.add_argument("--warmup", type=int, default=1000, help="fast engine: games played before timing")
     p.add_argument("--max-turns", type=int, default=2000, help="stop a game after this many turns")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
@@ -79,19 +85,79 @@ def bench(
     }
 
 
+def bench_fast(
+    config: GameConfig, games: int, seed: int, max_turns: int = 2000, warmup: int = 1000
+) -> dict[str, Any]:
+    """Time ``games`` random games on the compiled engine, after compiling and ``warmup`` games.
+
+    The same policy as the pure playout: dead cards exchanged first, else every distinct legal
+    action equally likely.
+    """
+    import numpy as np
+
+    from ..fast import kernels
+    from ..fast.compile import ensure_compiled
+    from ..fast.engine import check_config
+
+    check_config(config)
+    compile_seconds = ensure_compiled()
+    if warmup > 0:
+        kernels.play_games(
+            config.players, config.sides, warmup, seed + 1, max_turns, np.zeros((warmup, 2), np.int64)
+        )
+    stats = np.zeros((games, 2), dtype=np.int64)
+    start, cpu_start = time.perf_counter(), time.process_time()
+    kernels.play_games(config.players, config.sides, games, seed, max_turns, stats)
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
+    winners, turns = stats[:, 0], int(stats[:, 1].sum())
+    return {
+        "engine": "fast",
+        "players": config.players,
+        "teams": config.sides,
+        "games": games,
+        "compile_seconds": round(compile_seconds, 3),
+        "warmup_games": warmup,
+        "seconds": round(elapsed, 4),
+        "cpu_seconds": round(cpu, 4),
+        "games_per_second": round(games / max(cpu, 1e-9), 1),
+        "wall_games_per_second": round(games / max(elapsed, 1e-9), 1),
+        "turns_per_game": round(turns / games, 2),
+        "microseconds_per_turn": round(cpu / max(turns, 1) * 1e6, 4),
+        "wins_by_side": [int((winners == s).sum()) for s in range(config.sides)],
+        "draws": int((winners == -1).sum()),
+        "truncated": int((winners == -2).sum()),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
-    config = GameConfig(players=args.players, teams=args.teams)
+    from ..errors import ConfigError
+
+    try:
+        config = GameConfig(players=args.players, teams=args.teams)
+    except ConfigError as exc:
+        raise SystemExit(f"sequence bench: {exc}") from None
     if args.games < 1:
         raise SystemExit("sequence bench: --games must be at least 1")
-    result = bench(config, args.games, args.seed, args.path, args.max_turns)
+    if args.engine == "fast":
+        try:
+            result = bench_fast(config, args.games, args.seed, args.max_turns, max(args.warmup, 0))
+        except ImportError as exc:
+            raise SystemExit(f"sequence bench: {exc}") from None
+    else:
+        result = bench(config, args.games, args.seed, args.path, args.max_turns)
+        result["engine"] = "pure"
     if args.json:
         print(json.dumps(result))
     else:
         print(
             f"{result['games']} games, {config.players} players in {config.sides} sides, "
-            f"path {result['path']}: {result['games_per_second']:.0f} games/s, "
+            f"{result['engine']} engine{' path ' + result['path'] if 'path' in result else ''}: "
+            f"{result['games_per_second']:.0f} games/s, "
             f"{result['turns_per_game']:.1f} turns/game, {result['microseconds_per_turn']:.2f} us/turn"
         )
         sides = ", ".join(f"side {s} {n}" for s, n in enumerate(result["wins_by_side"]))
         print(f"results: {sides}, drawn {result['draws']}, truncated {result['truncated']}")
+        if "compile_seconds" in result:
+            print(f"compile (or cache load): {result['compile_seconds']:.2f} s, not counted above")
     return 0

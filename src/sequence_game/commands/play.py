@@ -12,38 +12,53 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _, engine_message
+
 GAME_OPTIONS = ("players", "teams", "bots", "seed", "draw", "hotseat", "resume")
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "play",
-        help="play in the terminal against bots or at one keyboard (hot-seat)",
-        description=(
+        help=_("play in the terminal against bots or at one keyboard (hot-seat)"),
+        description=_(
             "Play Sequence in the terminal. Seat 0 is you; --bots sets the other seats "
             "(easy, medium, hard, expert, a bot name, or 'human' for a friend at this keyboard)."
         ),
     )
-    p.add_argument("--players", type=int, default=None, help="2, 3, 4, 6, 8, 9, 10 or 12 (R2.1); default 2")
     p.add_argument(
-        "--teams", type=int, default=None, help="number of sides where the count allows a choice (R2.2)"
+        "--players", type=int, default=None, help=_("2, 3, 4, 6, 8, 9, 10 or 12 (R2.1); default 2")
+    )
+    p.add_argument(
+        "--teams", type=int, default=None, help=_("number of sides where the count allows a choice (R2.2)")
     )
     p.add_argument(
         "--bots",
         nargs="+",
         metavar="LEVEL",
         default=None,
-        help="levels of seats 1, 2, ... (the last repeats): easy, medium, hard, expert, a bot name or human",
+        help=_(
+            "levels of seats 1, 2, ... (the last repeats): easy, medium, hard, expert, a bot name or human"
+        ),
     )
-    p.add_argument("--hotseat", action="store_true", help="every seat is a person at this keyboard")
-    p.add_argument("--seed", type=int, default=None, help="seed of the deal and the bots (repeatable games)")
-    p.add_argument("--draw", choices=("auto", "manual"), default=None, help="draw mode (R5.3); default auto")
+    p.add_argument("--hotseat", action="store_true", help=_("every seat is a person at this keyboard"))
     p.add_argument(
-        "--think", type=float, default=1.0, metavar="SECONDS", help="time a searching bot may think"
+        "--seed", type=int, default=None, help=_("seed of the deal and the bots (repeatable games)")
     )
-    p.add_argument("--plain", action="store_true", help="line mode: text board, moves typed in notation")
-    p.add_argument("--replay", type=Path, metavar="FILE", help="step through a game record")
-    p.add_argument("--resume", type=Path, metavar="FILE", help="continue a saved game record")
+    p.add_argument(
+        "--draw", choices=("auto", "manual"), default=None, help=_("draw mode (R5.3); default auto")
+    )
+    p.add_argument(
+        "--think", type=float, default=1.0, metavar="SECONDS", help=_("time a searching bot may think")
+    )
+    p.add_argument("--plain", action="store_true", help=_("line mode: text board, moves typed in notation"))
+    p.add_argument("--replay", type=Path, metavar="FILE", help=_("step through a game record"))
+    p.add_argument(
+        "--resume",
+        type=Path,
+        metavar="FILE",
+        help=_("continue a saved game record, with the people, bot levels and log it remembers"),
+    )
     p.set_defaults(run=run)
 
 
@@ -101,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         session = build_session(args)
     except (ValueError, RecordError) as exc:
-        print(f"sequence play: {exc}", file=sys.stderr)
+        print(f"sequence play: {engine_message(str(exc))}", file=sys.stderr)
         return 2
     if plain:
         from ..tui.plain import run_plain
@@ -115,8 +130,11 @@ def _run_app(args: argparse.Namespace, session: Any = None, replay: Path | None 
         from ..tui.app import SequenceApp
     except ImportError as exc:  # textual missing: the line mode still works
         print(
-            f"sequence play: the terminal interface needs Textual ({exc}); "
-            "install it with pip install 'sequence-game[tui]', or use --plain",
+            "sequence play: "
+            + _(
+                "the terminal interface needs Textual ({error}); "
+                "install it with pip install 'sequence-game[tui]', or use --plain"
+            ).format(error=exc),
             file=sys.stderr,
         )
         return 2

@@ -1,12 +1,15 @@
 """``sequence serve [--host 127.0.0.1] [--port 8000] [--db PATH_OR_URL]``: play in the browser.
 
 The database is a SQLite file by default; give a SQLAlchemy URL (``postgresql+psycopg://...``)
-for PostgreSQL. The schema is migrated on start.
+for PostgreSQL. The schema is migrated on start. ``--limit NAME=VALUE`` sets any of the abuse
+limits of ``sequence_game.server.limits.Limits`` (rates, time-outs, eviction).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 from typing import Any
 
 DEFAULT_DB = "sequence-server.db"
@@ -23,8 +26,57 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--bot-seconds", type=float, default=1.0, help="thinking time per bot move (default 1.0)")
     p.add_argument("--bot-delay", type=float, default=0.6, help="pause before each bot move (default 0.6)")
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=max(1, (os.cpu_count() or 2) - 1),
+        help="processes for bot thinking (default: one less than the CPUs, at least 1)",
+    )
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set an abuse limit, e.g. --limit chat_burst=5 --limit finished_seconds=30 (see docs/server.md)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes sharing the listening socket (more than 1 needs PostgreSQL; default 1)",
+    )
+    p.add_argument(
+        "--cluster",
+        action="store_true",
+        help="share a PostgreSQL database with other `sequence serve --cluster` processes (other ports "
+        "or hosts behind a load balancer); implied by --workers > 1",
+    )
+    p.add_argument("--api-docs", action="store_true", help="serve /docs and /openapi.json (off by default)")
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     p.set_defaults(run=run)
+
+
+def parse_limits(pairs: list[str], bot_workers: int) -> Any:
+    """``Limits`` from ``NAME=VALUE`` pairs; a clear error for an unknown name or a bad number."""
+    import dataclasses
+
+    from ..server.limits import Limits
+
+    kinds = {f.name: f.type for f in dataclasses.fields(Limits)}
+    values: dict[str, Any] = {"bot_workers": bot_workers}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in kinds:
+            raise SystemExit(f"--limit {pair!r}: expected NAME=VALUE with NAME one of {', '.join(kinds)}")
+        try:
+            value: float = int(raw) if kinds[name] in (int, "int") else float(raw)
+        except ValueError:
+            raise SystemExit(f"--limit {pair!r}: {raw!r} is not a number") from None
+        if value < 0:
+            raise SystemExit(f"--limit {pair!r}: must not be negative")
+        values[name] = value
+    return Limits(**values)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,15 +89,69 @@ def run(args: argparse.Namespace) -> int:
         raise SystemExit(
             f"sequence serve needs the server extra: pip install 'sequence-game[server]' ({exc})"
         ) from None
-    store = Store(database_url(args.db))
-    app = create_app(store, bot_seconds=args.bot_seconds, bot_delay=args.bot_delay)
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        ws_max_size=64 * 1024,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+    limits = parse_limits(args.limit, args.bot_workers)
+    url = database_url(args.db)
+    if args.workers < 1:
+        raise SystemExit("--workers must be at least 1")
+    if (args.workers > 1 or args.cluster) and not url.startswith("postgresql"):
+        raise SystemExit(
+            "--workers > 1 and --cluster need PostgreSQL (--db postgresql+psycopg://...): the workers "
+            "share rooms through its locks and LISTEN/NOTIFY; SQLite serves a single process"
+        )
+    served: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": args.log_level,
+        "ws_max_size": 64 * 1024,
+        "ws_ping_interval": 20,
+        "ws_ping_timeout": 20,
+    }
+    if args.workers > 1:
+        # uvicorn binds the socket once and spawns the workers, each building its app from an
+        # import string: the settings travel in the environment; the schema is migrated once here
+        store = Store(url)
+        store.migrate()
+        store.close()
+        os.environ[WORKER_ENV] = json.dumps(
+            {
+                "db": url,
+                "bot_seconds": args.bot_seconds,
+                "bot_delay": args.bot_delay,
+                "limit": args.limit,
+                "bot_workers": args.bot_workers,
+                "api_docs": args.api_docs,
+            }
+        )
+        uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, **served)
+        return 0
+    app = create_app(
+        Store(url),
+        bot_seconds=args.bot_seconds,
+        bot_delay=args.bot_delay,
+        limits=limits,
+        api_docs=args.api_docs,
+        cluster=args.cluster,
     )
+    uvicorn.run(app, **served)
     return 0
+
+
+WORKER_ENV = "SEQUENCE_SERVE_WORKER"
+"""Environment variable carrying ``sequence serve --workers N``'s settings to each worker."""
+
+
+def worker_app() -> Any:
+    """The app of one worker of ``sequence serve --workers N`` (uvicorn's ``factory`` entry point)."""
+    from ..server.app import create_app
+    from ..server.store import Store
+
+    cfg = json.loads(os.environ[WORKER_ENV])
+    return create_app(
+        Store(cfg["db"]),
+        bot_seconds=cfg["bot_seconds"],
+        bot_delay=cfg["bot_delay"],
+        limits=parse_limits(cfg["limit"], cfg["bot_workers"]),
+        api_docs=cfg["api_docs"],
+        migrate=False,
+        cluster=True,
+    )

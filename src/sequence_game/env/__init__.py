@@ -3,9 +3,11 @@
 Needs the ``env`` extra (numpy, gymnasium, pettingzoo). Everything here is an adapter: the rules
 live in the engine (``GameState``), the observation planes in ``observation``.
 
-- ``sequence_game.env.pettingzoo``: ``env()``/``raw_env`` (AEC, ``sequence_v0``), every table of R2.
-- ``sequence_game.env.gymnasium``: ``SequenceEnv``, one seat against bots (``Sequence-v0``).
+- ``sequence_game.env.sequence_v0``: ``env()``/``raw_env`` (PettingZoo AEC), every table of R2.
+- ``sequence_game.env.gymnasium``: ``SequenceEnv``, one seat against bots; importing this package
+  registers it as ``gymnasium.make("sequence_game/Sequence-v0")``.
 - ``sequence_game.env.vector``: ``SequenceVectorEnv``, many games stepped with numpy arrays.
+- ``sequence_game.env.policy_bot``: ``PolicyBot``, the trained baseline network (numpy only).
 
 >>> from sequence_game.env import env
 >>> env(players=3).metadata["name"]
@@ -14,24 +16,42 @@ live in the engine (``GameState``), the observation planes in ``observation``.
 
 from __future__ import annotations
 
+from . import sequence_v0
 from .gymnasium import ENV_ID, SequenceEnv
-from .observation import NUM_PLANES, OBS_SHAPE, PLANES, encode, encode_batch, encode_view
+from .observation import (
+    NUM_PLANES,
+    OBS_SHAPE,
+    PLANES,
+    STATE_PLANES,
+    STATE_SHAPE,
+    encode,
+    encode_batch,
+    encode_state_batch,
+    encode_view,
+)
 from .pettingzoo import env, raw_env
-from .table import DEFAULT_MAX_TURNS
+from .policy_bot import PolicyBot
+from .table import DEFAULT_BOT_LIMIT, DEFAULT_MAX_TURNS
 from .vector import Batch, SequenceVectorEnv
 
 __all__ = [
+    "DEFAULT_BOT_LIMIT",
     "DEFAULT_MAX_TURNS",
     "ENV_ID",
     "NUM_PLANES",
     "OBS_SHAPE",
     "PLANES",
+    "STATE_PLANES",
+    "STATE_SHAPE",
     "Batch",
+    "PolicyBot",
     "SequenceEnv",
     "SequenceVectorEnv",
     "encode",
     "encode_batch",
+    "encode_state_batch",
     "encode_view",
     "env",
     "raw_env",
+    "sequence_v0",
 ]

@@ -10,6 +10,9 @@ An action the mask forbids ends the episode with ``illegal_reward`` and an ``inf
 rule it breaks (``illegal_action="raise"`` raises :class:`IllegalActionError` instead): random
 agents and ``check_env`` sample unmasked actions, and a crash would teach them nothing.
 
+The bots think for a number of simulations (``bot_limit``, default ``DEFAULT_BOT_LIMIT``), never
+for a time unless asked, so ``reset(seed=s)`` replays the same episode on any machine.
+
 >>> e = SequenceEnv(players=2, opponents="random")
 >>> obs, info = e.reset(seed=0)
 >>> action = int(obs["action_mask"].nonzero()[0][0])
@@ -29,10 +32,10 @@ import numpy as np
 from ..bots import Limit
 from ..errors import IllegalActionError
 from ..state import GameState
-from .observation import action_space, encode, observation_space
+from .observation import action_space, encode, encode_state_batch, observation_space
 from .opponents import BotSeats
-from .render import render
-from .table import DEFAULT_MAX_TURNS, as_action, check_max_turns, env_config
+from .render import RENDER_MODES, render
+from .table import DEFAULT_MAX_TURNS, as_action, check_max_turns, env_config, seat_info
 
 ENV_ID: Final = "sequence_game/Sequence-v0"
 ObsDict = dict[str, np.ndarray]
@@ -41,7 +44,7 @@ ObsDict = dict[str, np.ndarray]
 class SequenceEnv(gymnasium.Env[ObsDict, np.int64]):
     """One seat of a game of Sequence, the other seats played by bots."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -58,7 +61,8 @@ class SequenceEnv(gymnasium.Env[ObsDict, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         """``opponents``: one bot name (see ``sequence_game.bots.BOTS``) for every other seat, or
-        one name per other seat in seat order; ``bot_limit`` is the budget passed to each bot."""
+        one name per other seat in seat order; ``bot_limit`` is the budget passed to each bot
+        (``DEFAULT_BOT_LIMIT``, a number of simulations, when ``None``)."""
         self.config = env_config(players, teams, draw)
         self.max_turns = check_max_turns(max_turns)
         if self.max_turns < players:
@@ -78,17 +82,17 @@ class SequenceEnv(gymnasium.Env[ObsDict, np.int64]):
         self._done = True
 
     def _observe(self) -> ObsDict:
-        obs, mask = encode(self._require_game(), self.seat)
+        obs, mask = encode(self._require_game(), self.seat, self.max_turns)
         return {"observation": obs, "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
-        game = self._require_game()
-        info: dict[str, Any] = {"turn": game.turn}
-        outcome = game.outcome()
-        if outcome is not None:
-            info["winner"] = outcome.winner
-            info["termination"] = outcome.termination.value
-        return info
+        return seat_info(self._require_game(), self.seat, self.max_turns)
+
+    def state(self) -> np.ndarray:
+        """The whole game (hidden cards included) for a centralised critic, as in the PettingZoo
+        environment's ``state()``: planes of the seat to act, then every side's hand."""
+        state: np.ndarray = encode_state_batch([self._require_game()], self.max_turns)[0]
+        return state
 
     def _require_game(self) -> GameState:
         if self.game is None:
@@ -129,8 +133,9 @@ class SequenceEnv(gymnasium.Env[ObsDict, np.int64]):
             self.render()
         return self._observe(), reward, terminated, truncated, self._info()
 
-    def render(self) -> str | None:
-        """The text board (``"ansi"`` returns it, ``"human"`` prints it)."""
+    def render(self) -> str | np.ndarray | None:
+        """The text board (``"ansi"`` returns it, ``"human"`` prints it) or its picture
+        (``"rgb_array"``: ``(H, W, 3)`` ``uint8``)."""
         return render(self._require_game(), self.render_mode)
 
 

@@ -1,5 +1,9 @@
 """Bots in the seats an agent does not control: built by name, seeded, and fed views only.
 
+Their budget is a number of simulations (``DEFAULT_BOT_LIMIT`` unless given), so that a seeded
+reset replays the same episode: a time budget lets the load of the machine choose the moves,
+and a ``Limit`` with ``seconds`` draws a warning saying so.
+
 >>> from sequence_game import GameConfig, new_game
 >>> table = BotSeats(GameConfig(players=2), learner_seats=[0], names="random")
 >>> table.reseat(seed=1)
@@ -12,12 +16,14 @@
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
 from ..bots import Bot, Limit, make_bot
 from ..config import GameConfig
 from ..state import GameState, new_game
+from .table import DEFAULT_BOT_LIMIT
 
 #: R7.1 can, very rarely, end a big game before a learner's first turn; then we deal again.
 REDEALS: Final = 100
@@ -25,7 +31,8 @@ REDEALS: Final = 100
 
 class BotSeats:
     """The bots of one table; ``names`` is one bot name (any of ``bots.BOTS``) for every other seat,
-    or one per other seat in seat order."""
+    or one per other seat in seat order; ``limit`` is each bot's budget per move (default
+    ``DEFAULT_BOT_LIMIT``, a number of simulations)."""
 
     def __init__(
         self,
@@ -48,7 +55,14 @@ class BotSeats:
         if len(names) != len(self.bot_seats):
             raise ValueError(f"{len(names)} bot names for {len(self.bot_seats)} bot seats {self.bot_seats}")
         self.names = tuple(names)
-        self.limit = limit
+        if limit is not None and limit.seconds is not None:
+            warnings.warn(
+                f"bot_limit={limit!r} gives the bots time, so a seeded reset no longer replays the same "
+                "episode (how far a search gets depends on the machine); Limit(simulations=n) keeps it "
+                "reproducible",
+                stacklevel=3,
+            )
+        self.limit = DEFAULT_BOT_LIMIT if limit is None else limit
         self.bots: dict[int, Bot] = {}
         self.reseat(None)  # make_bot refuses an unknown name here, listing the known ones
 

@@ -6,14 +6,20 @@ An adapter and nothing more: every rule is the engine's (``GameState.apply``, ``
 winning side, -1 for the others and 0 for a drawn game (R7), shared by team mates (R2.4); an
 episode that reaches ``max_turns`` is truncated with reward 0.
 
+``state()`` gives a centralised critic the acting seat's planes plus every side's hidden cards
+(``observation.encode_state_batch``); each agent's ``info`` holds its turn, seat and side, and the
+agent to act also finds its legal actions by name there (``info["action_names"]``).
+
 >>> from sequence_game.env.pettingzoo import env as make_env
 >>> e = make_env(players=4)
 >>> e.reset(seed=1)
 >>> e.agents, e.agent_selection in e.agents
 (['player_0', 'player_1', 'player_2', 'player_3'], True)
 >>> obs, reward, terminated, truncated, info = e.last()
->>> obs["observation"].shape, obs["action_mask"].dtype
-((10, 10, 12), dtype('int8'))
+>>> obs["observation"].shape, obs["action_mask"].dtype, e.state().shape
+((10, 10, 24), dtype('int8'), (10, 10, 33))
+>>> sorted(info)
+['action_names', 'seat', 'side', 'turn', 'turns_left']
 """
 
 from __future__ import annotations
@@ -28,9 +34,9 @@ from pettingzoo.utils import wrappers
 
 from ..errors import IllegalActionError
 from ..state import GameState, new_game
-from .observation import action_space, encode, observation_space
-from .render import render
-from .table import DEFAULT_MAX_TURNS, agent_name, as_action, check_max_turns, env_config
+from .observation import action_space, encode, encode_state_batch, observation_space, state_space
+from .render import RENDER_MODES, render
+from .table import DEFAULT_MAX_TURNS, agent_name, as_action, check_max_turns, env_config, seat_info
 
 ObsDict = dict[str, np.ndarray]
 
@@ -40,7 +46,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # PettingZoo's naming convention
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it from the class)
         "name": "sequence_v0",
-        "render_modes": ["ansi", "human"],
+        "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -66,6 +72,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # PettingZoo's naming convention
         # PettingZoo wants the same space object on every call.
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: action_space() for a in self.possible_agents}
+        self.state_space = state_space()
         self._seeder = random.Random()
         self.game: GameState | None = None
 
@@ -85,18 +92,31 @@ class raw_env(AECEnv[str, ObsDict, int]):  # PettingZoo's naming convention
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = agent_name(self.game.current_seat)
+        self._update_infos()
 
     def _require_game(self) -> GameState:
         if self.game is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game
 
+    def _update_infos(self) -> None:
+        game = self._require_game()
+        self.infos: dict[str, dict[str, Any]] = {
+            a: seat_info(game, self.agent_name_mapping[a], self.max_turns) for a in self.agents
+        }
+
     def observe(self, agent: str) -> ObsDict:
         """The agent's planes and mask (all zeros unless it is the agent to act)."""
-        obs, mask = encode(self._require_game(), self.agent_name_mapping[agent])
+        obs, mask = encode(self._require_game(), self.agent_name_mapping[agent], self.max_turns)
         return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The whole game for a centralised critic: the planes of the seat to act, then each
+        side's hidden cards (``observation.STATE_PLANES``); hidden information, keep it from
+        the policy."""
+        state: np.ndarray = encode_state_batch([self._require_game()], self.max_turns)[0]
+        return state
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for :attr:`agent_selection`; ``None`` only for a finished agent."""
@@ -116,12 +136,14 @@ class raw_env(AECEnv[str, ObsDict, int]):  # PettingZoo's naming convention
             self.truncations = dict.fromkeys(self.agents, True)
         if not game.is_terminal():
             self.agent_selection = agent_name(game.current_seat)
+        self._update_infos()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The text board (``"ansi"`` returns it, ``"human"`` prints it)."""
+    def render(self) -> str | np.ndarray | None:
+        """The text board (``"ansi"`` returns it, ``"human"`` prints it) or, for
+        ``"rgb_array"``, an ``(H, W, 3)`` ``uint8`` picture of it (``render.board_image``)."""
         return render(self._require_game(), self.render_mode)
 
     def close(self) -> None:

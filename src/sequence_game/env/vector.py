@@ -11,8 +11,8 @@ other seats are bots, as in the single-agent environment.
 
 >>> venv = SequenceVectorEnv(4, players=2, seed=0)
 >>> batch = venv.reset()
->>> batch.obs.shape, batch.mask.shape, batch.rewards.shape
-((4, 10, 10, 12), (4, 405), (4, 2))
+>>> batch.obs.shape, batch.mask.shape, batch.rewards.shape, venv.state().shape
+((4, 10, 10, 24), (4, 405), (4, 2), (4, 10, 10, 33))
 >>> rng = np.random.default_rng(0)
 >>> actions = [rng.choice(np.flatnonzero(m)) for m in batch.mask]
 >>> batch = venv.step(actions)
@@ -32,7 +32,7 @@ from ..actions import NUM_ACTIONS
 from ..bots import Limit
 from ..errors import IllegalActionError
 from ..state import GameState, new_game
-from .observation import encode_batch
+from .observation import encode_batch, encode_state_batch
 from .opponents import BotSeats
 from .table import DEFAULT_MAX_TURNS, check_max_turns, env_config
 
@@ -94,9 +94,16 @@ class SequenceVectorEnv:
 
     def _batch(self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> Batch:
         seats = [g.current_seat for g in self.games]
-        obs, mask = encode_batch(self.games, seats)
+        obs, mask = encode_batch(self.games, seats, self.max_turns)
         self._mask = mask.copy()  # our own copy: the caller may write into theirs
         return Batch(obs, mask, np.array(seats, dtype=np.int64), rewards, terminated, truncated)
+
+    def state(self) -> np.ndarray:
+        """``(N, 10, 10, len(STATE_PLANES))``: every game whole, hidden cards included, for a
+        centralised critic (see ``observation.encode_state_batch``)."""
+        if not self.games:
+            raise RuntimeError("call reset() before state()")
+        return encode_state_batch(self.games, self.max_turns)
 
     def reset(self, seed: int | None = None) -> Batch:
         """Deal ``num_envs`` new games (``seed`` makes the whole run repeatable)."""

@@ -14,29 +14,43 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..board import LAYOUT
 from ..bots import BOTS
 from ..cards import card_name
-from ..records import MAX_RECORD_BYTES, RecordError, load
+from ..records import MAX_RECORD_BYTES, RecordError, load, parse_record
+from .analysis_jobs import AnalysisJobs
+from .cluster import Cluster
+from .fair_rooms import finished_record
+from .http_guard import BodyLimit, SecurityHeaders
+from .limits import Limits
+from .manager import RoomManager
 from .protocol import CreateRoom, Hello, JoinSeat, ProtocolError, parse_message
 from .replays import replay_frames
-from .rooms import Connection, Room, RoomManager, record_of
+from .rooms import Connection, Room
 from .store import Store
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 #: Refuse uploaded records above this size (a long 12-player game is well under 1 MB).
 MAX_UPLOAD = min(MAX_RECORD_BYTES, 2 * 1024 * 1024)
-HELLO_TIMEOUT = 10.0
+#: ``code`` of a refusal raised as a plain HTTP status.
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "bad_method", 413: "too_large", 422: "bad_record"}
+DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
 
 
 def create_app(
@@ -45,26 +59,73 @@ def create_app(
     bot_seconds: float = 1.0,
     bot_delay: float = 0.6,
     migrate: bool = True,
+    limits: Limits | None = None,
+    api_docs: bool = False,
+    cluster: bool = False,
 ) -> FastAPI:
-    """A server over ``store``; ``bot_delay`` pauses before each bot move so people can follow."""
-    manager = RoomManager(store, bot_seconds=bot_seconds, bot_delay=bot_delay)
+    """A server over ``store``; ``bot_delay`` pauses before each bot move so people can follow.
+
+    ``api_docs``: serve ``/docs`` and ``/openapi.json`` (off by default: they map the attack surface)."""
+    limits = limits or Limits()
+    manager = RoomManager(
+        store,
+        bot_seconds=bot_seconds,
+        bot_delay=bot_delay,
+        limits=limits,
+        cluster=Cluster(store) if cluster else None,  # several workers share the database
+    )
+    analyses = AnalysisJobs(limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if migrate:
             store.migrate()
+        manager.start()
         yield
+        await analyses.close()
         await manager.shutdown()
 
-    app = FastAPI(title="Sequence", version=__version__, lifespan=lifespan)
+    docs: dict[str, Any] = {} if api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
+    app = FastAPI(title="Sequence", version=__version__, lifespan=lifespan, **docs)
     app.state.manager = manager
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(
+        BodyLimit, limit_for=lambda path: MAX_UPLOAD if path == "/api/replay" else limits.max_body
+    )
+    app.add_middleware(SecurityHeaders, no_csp=DOCS_PATHS if api_docs else frozenset())
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # the default handler echoes the input back, and a lone surrogate in it cannot be encoded
+        errors = [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()]
+        where = ".".join(str(p) for p in errors[0]["loc"]) if errors else "body"
+        message = f"{where}: {errors[0]['msg']}" if errors else "invalid request"
+        body = {"type": "error", "code": "bad_request", "message": message, "detail": errors}
+        return JSONResponse(body, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """Every refusal in the one shape ``{type, code, message}`` (``detail`` kept for old pages)."""
+        parse = exc.status_code == 400 and exc.detail == "There was an error parsing the body"
+        code = "bad_json" if parse else HTTP_CODES.get(exc.status_code, "http_error")
+        body = {"type": "error", "code": code, "message": str(exc.detail), "detail": exc.detail}
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(RecursionError)
+    async def _too_deep(_request: Request, _exc: RecursionError) -> JSONResponse:
+        error = ProtocolError("bad_json", "not valid JSON: nested too deeply")
+        return JSONResponse(error.to_dict(), status_code=400)
 
     @app.exception_handler(ProtocolError)
     async def _refused(_request: Request, exc: ProtocolError) -> JSONResponse:
-        status = {"unknown_room": 404, "in_progress": 409, "seat_taken": 409, "started": 409}.get(
-            exc.code, 400
-        )
+        status = {
+            "unknown_room": 404,
+            "in_progress": 409,
+            "no_game": 404,
+            "seat_taken": 409,
+            "started": 409,
+            "rate_limited": 429,
+        }.get(exc.code, 400)
         return JSONResponse(exc.to_dict(), status_code=status)
 
     async def room_or_404(code: str) -> Room:
@@ -80,7 +141,16 @@ def create_app(
             ok = await asyncio.to_thread(store.ping)
         except Exception as exc:  # noqa: BLE001 - any database failure means unhealthy
             return JSONResponse({"ok": False, "db": str(exc)[:200]}, status_code=503)  # type: ignore[return-value]
-        return {"ok": ok, "db": "ok", "version": __version__, "rooms_loaded": len(manager.rooms)}
+        return {
+            "ok": ok,
+            "db": "ok",
+            "version": __version__,
+            "rooms_loaded": len(manager.rooms),
+            "rooms_evicted": manager.evicted,
+            "rooms_alive": len(manager.alive),
+            "pid": os.getpid(),
+            "rooms_owned": len(manager.cluster.owned) if manager.cluster else None,
+        }
 
     @app.get("/api/board")
     async def board() -> dict[str, list[str]]:
@@ -92,8 +162,8 @@ def create_app(
         return {"bots": list(BOTS)}
 
     @app.post("/api/rooms", status_code=201)
-    async def create_room(body: CreateRoom) -> dict[str, Any]:
-        room, token = await manager.create(body)
+    async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
+        room, token = await manager.create(body, request.client.host if request.client else "")
         return {"code": room.code, "seat": body.seat, "token": token, "room": room.public()}
 
     @app.get("/api/rooms/{code}")
@@ -107,30 +177,66 @@ def create_app(
         return {"code": room.code, "seat": seat, "token": token}
 
     @app.get("/api/rooms/{code}/record")
-    async def record(code: str) -> Response:
+    async def record(code: str, game: int | None = None) -> Response:
+        """A finished game's record (``game``: its number in the room's match; default the one
+        just over), with the fairness block that ``sequence verify`` checks."""
         room = await room_or_404(code)
         async with room.lock:
-            data = record_of(room)
+            number, data = finished_record(room, game)
+        name = f"sequence-{room.code}" + (f"-{number + 1}" if number else "")
         return Response(
             json.dumps(data),
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="sequence-{room.code}.json"'},
+            headers={"Content-Disposition": f'attachment; filename="{name}.json"'},
         )
 
     @app.get("/api/rooms/{code}/replay")
-    async def room_replay(code: str) -> dict[str, Any]:
+    async def room_replay(code: str, game: int | None = None) -> dict[str, Any]:
         room = await room_or_404(code)
         async with room.lock:
-            data = record_of(room)
-        return {"frames": replay_frames(data), "players": data["players"], "teams": data["teams"]}
+            number, data = finished_record(room, game)
+        return {
+            "frames": replay_frames(data),
+            "players": data["players"],
+            "teams": data["teams"],
+            "game": number,
+        }
+
+    @app.post("/api/rooms/{code}/analysis", status_code=202)
+    async def start_analysis(code: str, game: int | None = None) -> dict[str, Any]:
+        """Analyse a finished game in a worker process (``docs/analysis.md``); poll with GET."""
+        room = await room_or_404(code)
+        async with room.lock:
+            number, data = finished_record(room, game)
+        job = analyses.start((room.code, number), data)
+        return {"game": number, **job.public()}
+
+    @app.get("/api/rooms/{code}/analysis")
+    async def analysis(code: str, game: int | None = None) -> dict[str, Any]:
+        room = await room_or_404(code)
+        async with room.lock:
+            number, _data = finished_record(room, game)
+        job = analyses.get((room.code, number))
+        if job is None:
+            return {"game": number, "status": "none"}
+        return {"game": number, **job.public()}
 
     @app.post("/api/replay")
     async def upload_replay(request: Request) -> dict[str, Any]:
         body = await request.body()
         if len(body) > MAX_UPLOAD:
             raise HTTPException(413, f"a record is at most {MAX_UPLOAD} bytes")
+        # Malformed input (not JSON, or not a record's form) is a 400; a well-formed record that
+        # breaks a rule or has not ended is a 422 (the record reader's two answers, RECORD.md).
         try:
             data = load(body)
+        except RecordError as exc:
+            raise ProtocolError("bad_json", str(exc)) from None
+        try:
+            parse_record(data)
+        except RecordError as exc:
+            raise ProtocolError("bad_record", str(exc)) from None
+        try:
             frames = replay_frames(data)
         except RecordError as exc:
             raise HTTPException(422, str(exc)) from None
@@ -151,12 +257,13 @@ def create_app(
             return
         conn = Connection()
         writer = asyncio.create_task(_writer(ws, conn))
+        served = _Served(room)
         try:
-            await _serve_socket(ws, manager, room, conn)
+            await _serve_socket(ws, manager, served, conn, limits.hello_seconds)
         except WebSocketDisconnect:
             pass
         finally:
-            await manager.disconnect(room, conn)
+            await manager.disconnect(served.room, conn)
             conn.queue.put_nowait(None)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2)
@@ -179,27 +286,42 @@ async def _writer(ws: WebSocket, conn: Connection) -> None:
             return
 
 
-async def _serve_socket(ws: WebSocket, manager: RoomManager, room: Room, conn: Connection) -> None:
-    """Read frames; the first must be ``hello``; every refusal goes to this client alone."""
+class _Served:
+    """The room a socket is in: it can change once, if the room left memory before the hello."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+
+
+async def _serve_socket(
+    ws: WebSocket, manager: RoomManager, served: _Served, conn: Connection, hello_seconds: float
+) -> None:
+    """Read frames; the first must be ``hello``; every refusal goes to this client alone.
+
+    The hello must come within ``hello_seconds`` of the socket opening, however many other
+    frames are sent meanwhile."""
+    hello_by = asyncio.get_running_loop().time() + hello_seconds
     while True:
         if not conn.authed:
             try:
-                text = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT)
+                left = hello_by - asyncio.get_running_loop().time()
+                text = await asyncio.wait_for(_receive(ws), max(0.0, left))
             except TimeoutError:
-                conn.send(ProtocolError("no_hello", "send hello first").to_dict())
+                conn.send(ProtocolError("no_hello", "no hello in time: closing").to_dict())
                 conn.queue.put_nowait(None)
                 return
         else:
             text = await _receive(ws)
+        room = served.room
         try:
             msg = parse_message(text)
             if not conn.authed:
                 if not isinstance(msg, Hello):
                     raise ProtocolError("no_hello", "the first message must be hello")
                 try:
-                    await manager.connect(room, conn, msg)
-                except ProtocolError:
-                    conn.send(ProtocolError("bad_token", "this token holds no seat in this room").to_dict())
+                    served.room = await manager.connect(room, conn, msg)
+                except ProtocolError as exc:
+                    conn.send(exc.to_dict())
                     conn.queue.put_nowait(None)
                     return
                 continue
@@ -208,6 +330,11 @@ async def _serve_socket(ws: WebSocket, manager: RoomManager, room: Room, conn: C
             await manager.handle(room, conn, msg)
         except ProtocolError as exc:
             reply = exc.to_dict()
+            reply["version"] = room.version
+            conn.send(reply)
+        except Exception:  # a failing store must cost one reply, not the socket
+            log.exception("command failed in room %s", room.code)
+            reply = ProtocolError("server_error", "the server could not do that; nothing changed").to_dict()
             reply["version"] = room.version
             conn.send(reply)
 

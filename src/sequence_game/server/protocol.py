@@ -14,16 +14,30 @@ sequence_game.server.protocol.ProtocolError: bad_message: ...
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..actions import NUM_ACTIONS
 
 #: Inbound frames larger than this are refused unread (the uvicorn limit is higher and closes).
 MAX_MESSAGE_BYTES = 4096
-MAX_CHAT = 500
+MAX_CHAT = 300
 MAX_NAME = 40
+
+
+def _printable(text: str) -> str:
+    """Refuse control characters and lone surrogates: a NUL cannot be stored in PostgreSQL, and
+    none of them belongs in a name or a chat line."""
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\t\n":
+            raise ValueError(f"control character U+{ord(ch):04X} is not allowed")
+    return text
+
+
+#: Text people type (names, chat): no control characters.
+Printable = Annotated[str, AfterValidator(_printable)]
 
 
 class ProtocolError(ValueError):
@@ -65,7 +79,15 @@ class Act(_Msg):
 
 class Chat(_Msg):
     type: Literal["chat"]
-    text: str = Field(min_length=1, max_length=MAX_CHAT)
+    text: Printable = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class Mute(_Msg):
+    """Hide (or show again) one seat's chat lines for this player; only the sender is affected."""
+
+    type: Literal["mute"]
+    seat: int = Field(ge=0, lt=12)
+    mute: bool = True
 
 
 class CallTableTalk(_Msg):
@@ -104,6 +126,23 @@ class Start(_Msg):
     type: Literal["start"]
 
 
+class Nonce(_Msg):
+    """A seated person's contribution to a fair deal, answering ``nonce_request``: the hex of 8 to 32
+    random bytes, for the deal committed to by ``commitment`` (a late answer is refused)."""
+
+    type: Literal["nonce"]
+    commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
+    nonce: str = Field(pattern=r"^[0-9a-f]{16,64}$")
+
+
+class Rematch(_Msg):
+    """Host, after a game: a new fair deal in the same room and seats, the dealer passed on (R4.1).
+    ``swap``: the same deck again with the sides exchanged (two sides only)."""
+
+    type: Literal["rematch"]
+    swap: bool = False
+
+
 class Leave(_Msg):
     """Leave the seat: in the lobby it frees the seat, in a game a bot stands in at once."""
 
@@ -115,7 +154,19 @@ class Ping(_Msg):
 
 
 Inbound = Annotated[
-    Hello | Act | Chat | CallTableTalk | Rule | SetBot | Configure | Start | Leave | Ping,
+    Hello
+    | Act
+    | Chat
+    | Mute
+    | CallTableTalk
+    | Rule
+    | SetBot
+    | Configure
+    | Start
+    | Nonce
+    | Rematch
+    | Leave
+    | Ping,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
@@ -129,6 +180,8 @@ def parse_message(text: str | bytes) -> Inbound:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ProtocolError("bad_json", f"not valid JSON: {getattr(exc, 'msg', exc)}") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "not valid JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
     try:
@@ -152,11 +205,11 @@ class CreateRoom(BaseModel):
     """0: no turn timer. Otherwise a seat that does not act in time has a move played for it."""
     grace_seconds: float = Field(default=60.0, ge=0, le=3600)
     """How long a player may be away before a bot takes the seat (until they come back)."""
-    name: str = Field(default="Host", min_length=1, max_length=MAX_NAME)
+    name: Printable = Field(default="Host", min_length=1, max_length=MAX_NAME)
     seat: int = Field(default=0, ge=0, le=11)
 
 
 class JoinSeat(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=MAX_NAME)
+    name: Printable = Field(min_length=1, max_length=MAX_NAME)

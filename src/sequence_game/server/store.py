@@ -14,6 +14,7 @@ migrations shipped in ``migrations/``, so ``pip install`` is enough to serve.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,8 @@ import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
 
 metadata = sa.MetaData()
+NOTIFY_CHANNEL = "room_events"
+"""PostgreSQL channel on which every commit is announced when :attr:`Store.notify` is on."""
 
 rooms = sa.Table(
     "rooms",
@@ -89,8 +92,27 @@ class RoomRow:
     version: int
     game: dict[str, Any] | None
     result: dict[str, Any] | None
+    created_at: float = 0.0
     seats: list[SeatRow] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
+
+
+def notice(code: str, event: EventRow) -> str:
+    """The NOTIFY payload of an event: ``CODE:N`` and, when it fits PostgreSQL's 8,000 bytes, the
+    event itself as JSON after a space, so a listener need not read it back from the table."""
+    head = f"{code}:{event.n}"
+    body = json.dumps({"kind": event.kind, "seat": event.seat, "data": event.data}, separators=(",", ":"))
+    return f"{head} {body}" if len(head) + len(body.encode()) < 7900 else head
+
+
+def parse_notice(payload: str) -> tuple[str, int, EventRow | None]:
+    """``(code, n, the event if the payload carries it)`` from :func:`notice`'s payload."""
+    head, _, body = payload.partition(" ")
+    code, _, n = head.partition(":")
+    if not body:
+        return code, int(n), None
+    d = json.loads(body)
+    return code, int(n), EventRow(int(n), d["kind"], d["seat"], d["data"])
 
 
 def database_url(db: str) -> str:
@@ -111,6 +133,11 @@ class Store:
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
         self.engine = sa.create_engine(url, **kwargs)
+        self._ids: dict[str, int] = {}
+        """Room ids by code: a room's id never changes, so each commit saves a look-up."""
+        self.notify = False
+        """PostgreSQL with several workers (:mod:`.cluster`): each commit also sends
+        ``NOTIFY room_events 'CODE:N'``, delivered to every listener when the transaction commits."""
         if url.startswith("sqlite"):
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
 
@@ -147,6 +174,13 @@ class Store:
                 )
             )
 
+    def _room_id(self, conn: sa.Connection, code: str) -> int:
+        room_id = self._ids.get(code)
+        if room_id is None:
+            room_id = conn.execute(sa.select(rooms.c.id).where(rooms.c.code == code)).scalar_one()
+            self._ids[code] = room_id
+        return room_id
+
     def commit(
         self,
         code: str,
@@ -157,7 +191,7 @@ class Store:
     ) -> None:
         """Append one event and apply its consequences, atomically; raises if ``event.n`` is taken."""
         with self.engine.begin() as conn:
-            room_id = conn.execute(sa.select(rooms.c.id).where(rooms.c.code == code)).scalar_one()
+            room_id = self._room_id(conn, code)
             conn.execute(
                 events.insert().values(
                     room_id=room_id,
@@ -169,6 +203,8 @@ class Store:
                 )
             )
             conn.execute(rooms.update().where(rooms.c.id == room_id).values(version=event.n, **(room or {})))
+            if self.notify:
+                conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, notice(code, event))))
             for row in seat_rows or ():
                 conn.execute(seats.delete().where(seats.c.room_id == room_id, seats.c.seat == row.seat))
                 conn.execute(
@@ -181,6 +217,35 @@ class Store:
                         bot_level=row.bot_level,
                     )
                 )
+
+    def forget(self, code: str) -> None:
+        """Drop what is cached about a room that left memory (it is looked up again if it returns)."""
+        self._ids.pop(code, None)
+
+    def delete_room(self, code: str) -> None:
+        """Forget a room and everything in it (a room whose creation failed half-way)."""
+        self._ids.pop(code, None)
+        with self.engine.begin() as conn:
+            _delete(conn, sa.select(rooms.c.id).where(rooms.c.code == code))
+
+    def expire_lobbies(
+        self, created_before: float, keep: set[str] | frozenset[str] = frozenset()
+    ) -> list[str]:
+        """Delete rooms never started that were created before ``created_before``; their codes.
+
+        ``keep``: rooms someone is connected to right now."""
+        with self.engine.begin() as conn:
+            found = conn.execute(
+                sa.select(rooms.c.id, rooms.c.code).where(
+                    rooms.c.status == "lobby", rooms.c.created_at < created_before
+                )
+            ).all()
+            gone = [(r.id, r.code) for r in found if r.code not in keep]
+            for _, code in gone:
+                self._ids.pop(code, None)
+            if gone:
+                _delete(conn, [i for i, _ in gone])
+        return [code for _, code in gone]
 
     # ------------------------------------------------------------------ reading
 
@@ -197,6 +262,7 @@ class Store:
                 version=row["version"],
                 game=row["game"],
                 result=row["result"],
+                created_at=row["created_at"],
             )
             for s in conn.execute(
                 sa.select(seats).where(seats.c.room_id == row["id"]).order_by(seats.c.seat)
@@ -207,9 +273,24 @@ class Store:
                 out.events.append(EventRow(e.n, e.kind, e.seat, e.data))
             return out
 
+    def events_after(self, code: str, n: int) -> list[EventRow]:
+        """The room's events numbered above ``n``, in order: what another worker committed since."""
+        with self.engine.connect() as conn:
+            room_id = self._room_id(conn, code)
+            query = sa.select(events).where(events.c.room_id == room_id, events.c.n > n).order_by(events.c.n)
+            return [EventRow(e.n, e.kind, e.seat, e.data) for e in conn.execute(query)]
+
     def room_exists(self, code: str) -> bool:
         with self.engine.connect() as conn:
             return conn.execute(sa.select(rooms.c.id).where(rooms.c.code == code)).first() is not None
+
+
+def _delete(conn: sa.Connection, ids: Any) -> None:
+    """Rooms by id (a list or a subquery), their seats and events first: no cascade is assumed."""
+    where = rooms.c.id.in_(ids)
+    conn.execute(events.delete().where(events.c.room_id.in_(ids)))
+    conn.execute(seats.delete().where(seats.c.room_id.in_(ids)))
+    conn.execute(rooms.delete().where(where))
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

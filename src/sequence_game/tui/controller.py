@@ -12,7 +12,10 @@ True
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,13 +24,15 @@ from typing import Any
 from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD, action_name
 from ..board import CELLS_OF_CARD, LAYOUT, cell_name
 from ..bots import BOTS, LEVELS, Bot, Limit, make_bot
-from ..cards import JC, JD, JH, JS, Card, card_label, is_one_eyed, is_two_eyed
+from ..cards import JC, JD, JH, JS, Card, card_label, card_name, is_one_eyed, is_two_eyed
 from ..config import GameConfig
 from ..errors import IllegalActionError
+from ..i18n import N_, _, engine_message, ngettext
 from ..records import RecordError, dumps, load, replay
-from ..state import EV_LOST_DRAW, EV_PASS, EV_PENALTY, EV_RESHUFFLE, GameState, new_game
+from ..state import EV_LOST_DRAW, EV_PASS, EV_PENALTY, EV_RESHUFFLE, GameState, Termination, new_game
 
-SIDE_NAMES = ("Blue", "Green", "Red")  # R1.4
+#: The sides' names in English; shown through :func:`side_name` in the player's language.
+SIDE_NAMES = (N_("Blue"), N_("Green"), N_("Red"))  # R1.4
 SIDE_LETTERS = ("B", "G", "R")
 
 #: Difficulty levels offered to players, weakest first, and the bot each would like to use.
@@ -35,6 +40,114 @@ DEFAULT_LEVEL = "medium"
 HUMAN = "human"
 #: How long a searching bot may think per move; cheap bots ignore it.
 DEFAULT_LIMIT = Limit(seconds=1.0)
+#: The key of a saved record that holds what only this interface needs (who plays each seat, the log).
+#: Readers of ``sequence-record/1`` ignore fields they do not know, so a save stays a plain record.
+SAVE_KEY = "terminal"
+#: Where the game in progress is saved after every move (``SEQUENCE_GAME_HOME`` moves it, for tests).
+AUTOSAVE_NAME = "last-game.json"
+
+
+def side_name(side: int) -> str:
+    """A side's name in the player's language (``Blue``, ``Azul``, ``Blå``)."""
+    return _(SIDE_NAMES[side])
+
+
+#: The difficulty levels' words, for the catalogue (a bot's own name is shown as it is).
+LEVEL_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
+
+
+def level_word(level: str) -> str:
+    """A level in the player's language (``easy``, ``fácil``, ``let``); bot names stay as they are."""
+    return _(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level
+
+
+#: The draw modes in words (R5.3).
+DRAW_WORDS = {"auto": N_("auto draw"), "manual": N_("manual draw")}
+
+
+def draw_words(draw: str) -> str:
+    """``auto draw`` or ``manual draw`` in the player's language."""
+    return _(DRAW_WORDS[draw]) if draw in DRAW_WORDS else draw
+
+
+def data_home() -> Path:
+    """The folder of the autosave: ``$SEQUENCE_GAME_HOME``, else the XDG data folder."""
+    explicit = os.environ.get("SEQUENCE_GAME_HOME")
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "sequence-game"
+
+
+def autosave_path() -> Path:
+    return data_home() / AUTOSAVE_NAME
+
+
+def unfinished_autosave() -> Path | None:
+    """The autosaved game, if there is one that is not over (for "Continue last game")."""
+    path = autosave_path()
+    try:
+        data = load(path)
+    except RecordError:
+        return None
+    return None if data.get("result") else path
+
+
+def turn_number(state: GameState) -> int:
+    """The turn in progress, counted from 1 over every seat's turn (plays, discards and passes).
+
+    One count everywhere: the side panel, the plain mode, the log, the result and resume all use it.
+    A finished game reports the number of turns played (:func:`turns_played`).
+    """
+    return state.turn + 1
+
+
+def round_number(state: GameState) -> int:
+    """The round in progress: round 1 is every seat's first turn (R4.3: play passes to the left)."""
+    return state.turn // state.players + 1
+
+
+def turns_played(state: GameState) -> int:
+    """Turns played so far; a winning play ends its turn at once, so it is counted here."""
+    outcome = state.outcome()
+    won = outcome is not None and outcome.termination is Termination.SEQUENCES
+    return state.turn + (1 if won else 0)
+
+
+_CARD_CODE = r"(?<![\w@]){}(?![\w@])"
+
+
+def card_codes_to_symbols(message: str, cards: Iterable[Card]) -> str:
+    """``"R5.1: th is not dead"`` -> ``"R5.1: 10♥ is not dead"`` for the cards an error is about.
+
+    Only the codes of the given cards are replaced, so words such as "as" stay words.
+    """
+    for card in set(cards):
+        message = re.sub(_CARD_CODE.format(card_name(card)), card_label(card), message)
+    return message
+
+
+def cards_of_action(action: object, card: Card | None = None) -> list[Card]:
+    """The cards an action id is about: the card given, the card printed on a cell, the one given up."""
+    cards = [] if card is None else [card]
+    if isinstance(action, int) and not isinstance(action, bool):
+        if 0 <= action < WILD and LAYOUT[action] >= 0:
+            cards.append(LAYOUT[action])
+        elif DEAD <= action < DISCARD:
+            cards.append(action - DEAD)
+        elif DISCARD <= action < DRAW:
+            cards.append(action - DISCARD)
+    return cards
+
+
+def error_text(exc: IllegalActionError, card: Card | None = None) -> str:
+    """An engine error for people: the rule, then the message in the player's language with card
+    symbols (``R5.2: ...``). The engine speaks English; :func:`~sequence_game.i18n.engine_message`
+    reads its message back into data and words it again."""
+    translated = engine_message(exc.message)
+    if translated == exc.message:  # a message the table does not know: English, with symbols
+        translated = card_codes_to_symbols(exc.message, cards_of_action(exc.action, card))
+    return f"{exc.rule}: {translated}"
 
 
 def bot_for_level(level: str) -> str:
@@ -46,7 +159,11 @@ def bot_for_level(level: str) -> str:
     if level in BOTS:
         return level
     if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(level_choices())}")
+        raise ValueError(
+            _("unknown bot level {level}; choose from {choices}").format(
+                level=repr(level), choices=", ".join(level_choices())
+            )
+        )
     names = list(LEVELS)
     for weaker in reversed(names[: names.index(level) + 1]):
         if LEVELS[weaker] in BOTS:
@@ -75,13 +192,13 @@ class SeatInfo:
 
     @property
     def side_name(self) -> str:
-        return SIDE_NAMES[self.side]
+        return side_name(self.side)
 
     def label(self, single_human: bool = False) -> str:
         """``Seat 0 you``, ``Seat 2`` (a person) or ``Seat 1 bot easy``."""
         if not self.is_bot:
-            return f"Seat {self.seat} you" if single_human else f"Seat {self.seat}"
-        return f"Seat {self.seat} bot {self.level}"
+            return (_("Seat {n} you") if single_human else _("Seat {n}")).format(n=self.seat)
+        return _("Seat {n} bot {level}").format(n=self.seat, level=level_word(self.level))
 
 
 def make_seats(config: GameConfig, seats: Sequence[str] | None) -> list[SeatInfo]:
@@ -92,7 +209,9 @@ def make_seats(config: GameConfig, seats: Sequence[str] | None) -> list[SeatInfo
     """
     wanted = list(seats) if seats else [HUMAN]
     if len(wanted) > config.players:
-        raise ValueError(f"{len(wanted)} seats given for {config.players} players")
+        raise ValueError(
+            _("{seats} seats given for {players} players").format(seats=len(wanted), players=config.players)
+        )
     if len(wanted) == 1:
         wanted.append(DEFAULT_LEVEL)
     while len(wanted) < config.players:
@@ -108,9 +227,9 @@ def make_seats(config: GameConfig, seats: Sequence[str] | None) -> list[SeatInfo
 def describe_card(card: Card) -> str:
     """A card with what it does: ``J♦ (two-eyed, wild)``."""
     if is_two_eyed(card):
-        return f"{card_label(card)} (two-eyed jack: any open space)"
+        return _("{card} (two-eyed jack: any open space)").format(card=card_label(card))
     if is_one_eyed(card):
-        return f"{card_label(card)} (one-eyed jack: removes a chip)"
+        return _("{card} (one-eyed jack: removes a chip)").format(card=card_label(card))
     return card_label(card)
 
 
@@ -153,10 +272,21 @@ class GameSession:
         """Deal a new game; raises ``ConfigError`` (with its rule) for a table the rules refuse."""
         config = GameConfig(players=players, teams=teams, draw=draw)  # type: ignore[arg-type]
         session = cls(new_game(config, seed), make_seats(config, seats), seed=seed, limit=limit)
+        to_win = config.sequences_to_win
         session.log.append(
-            f"New game: {players} players, {config.sides} sides, "
-            f"{config.sequences_to_win} sequence{'s' if config.sequences_to_win > 1 else ''} to win "
-            f"(R3.1), {draw} draw. Dealer: seat {session.state.dealer} (R4.1)."
+            ngettext(
+                "New game: {players} players, {sides} sides, {n} sequence to win (R3.1), {draw}. "
+                "Dealer: seat {dealer} (R4.1).",
+                "New game: {players} players, {sides} sides, {n} sequences to win (R3.1), {draw}. "
+                "Dealer: seat {dealer} (R4.1).",
+                to_win,
+            ).format(
+                players=players,
+                sides=config.sides,
+                n=to_win,
+                draw=draw_words(draw),
+                dealer=session.state.dealer,
+            )
         )
         session.log_turn()
         return session
@@ -169,16 +299,49 @@ class GameSession:
         seed: int | None = None,
         limit: Limit = DEFAULT_LIMIT,
     ) -> GameSession:
-        """Continue a saved game record; raises :class:`RecordError` if it is unreadable or illegal."""
-        result = replay(Path(path), seed=seed)
+        """Continue a saved game record; raises :class:`RecordError` if it is unreadable or illegal.
+
+        A save made here remembers who plays each seat (people and bot levels) and the log; ``seats``
+        overrides the seats. A record without them (an older save, or one from elsewhere) gets seat 0
+        as the person and bots at the default level, and the log says so.
+        """
+        data = load(Path(path))
+        result = replay(data, seed=seed)
         if not result.ok:
-            where = f"action {result.index}" if result.index is not None else "its result"
-            raise RecordError(f"{path}: {where} is illegal: {result.rule}: {result.error}")
+            where = _("action {n}").format(n=result.index) if result.index is not None else _("its result")
+            error = engine_message(f"{result.rule}: {result.error}")
+            raise RecordError(
+                _("{path}: {where} is illegal: {error}").format(path=path, where=where, error=error)
+            )
         state = result.state
-        session = cls(state, make_seats(state.config, seats), seed=seed, limit=limit)
-        session.log.append(f"Resumed {Path(path).name} at turn {state.turn}.")
+        saved_seats, saved_log = saved_terminal_fields(data, state.players)
+        chosen = list(seats) if seats else saved_seats
+        session = cls(state, make_seats(state.config, chosen), seed=seed, limit=limit)
+        session.log += saved_log
+        session.log.append(
+            _("Resumed {name} at turn {turn}.").format(name=Path(path).name, turn=turn_number(state))
+        )
+        if not seats and saved_seats is None:
+            session.log.append(
+                _(
+                    "This record does not say who plays each seat: seat 0 is you, the others are "
+                    "{level} bots (--hotseat or --bots choose otherwise)."
+                ).format(level=level_word(DEFAULT_LEVEL))
+            )
         session.log_turn()
         return session
+
+    def rematch(self, seed: int | None = None) -> GameSession:
+        """A new deal at the same table with the same people and bots."""
+        cfg = self.state.config
+        return GameSession.new(
+            players=cfg.players,
+            teams=cfg.sides,
+            draw=cfg.draw,
+            seed=seed,
+            seats=[s.level for s in self.seats],
+            limit=self.limit,
+        )
 
     # ------------------------------------------------------------ questions
 
@@ -196,14 +359,14 @@ class GameSession:
     def seat_label(self, seat: int) -> str:
         """``Seat 1 bot easy (Green)``: used in the log and the status panel."""
         info = self.seats[seat]
-        return f"{info.label(self.single_human)} ({info.side_name})"
+        return _("{seat} ({side})").format(seat=info.label(self.single_human), side=info.side_name)
 
     def short_label(self, seat: int) -> str:
         """``you``, ``S1`` or ``S1 easy``: for the narrow side panel."""
         info = self.seats[seat]
         if not info.is_bot:
-            return "you" if self.single_human else f"S{seat}"
-        return f"S{seat} {info.level}"
+            return _("you") if self.single_human else f"S{seat}"
+        return f"S{seat} {level_word(info.level)}"
 
     def human_draw_seats(self) -> list[int]:
         """People who owe a draw in manual-draw mode (R5.3)."""
@@ -245,7 +408,7 @@ class GameSession:
         try:
             self.state.check(action, seat, card)
         except IllegalActionError as exc:
-            return f"{exc.rule}: {exc.message}"
+            return error_text(exc, card)
         return None
 
     def explain_cell(self, card: Card, cell: int, seat: int) -> str | None:
@@ -255,9 +418,15 @@ class GameSession:
         if is_one_eyed(card):
             return self.explain(REMOVE + cell, seat, card)
         if LAYOUT[cell] != card:
-            spaces = " and ".join(cell_name(c) for c in CELLS_OF_CARD[card])
-            where = "a free corner" if LAYOUT[cell] < 0 else card_label(LAYOUT[cell])
-            return f"R5.2: {cell_name(cell)} shows {where}, not {card_label(card)}; its spaces are {spaces}"
+            first, second = (cell_name(c) for c in CELLS_OF_CARD[card])
+            spaces = _("{first} and {second}").format(first=first, second=second)
+            if LAYOUT[cell] < 0:
+                message = _("R5.2: {cell} shows a free corner, not {card}; its spaces are {spaces}")
+            else:
+                message = _("R5.2: {cell} shows {printed}, not {card}; its spaces are {spaces}")
+            return message.format(
+                cell=cell_name(cell), printed=card_label(LAYOUT[cell]), card=card_label(card), spaces=spaces
+            )
         return self.explain(cell, seat)
 
     def targets(self, card: Card, seat: int) -> dict[int, int]:
@@ -298,7 +467,11 @@ class GameSession:
         try:
             self.state.apply(action, seat)
         except IllegalActionError as exc:
-            self.log.append(f"{self.seat_label(seat)} chose an illegal action ({exc}); playing at random")
+            self.log.append(
+                _("{who} chose an illegal action ({error}); playing at random").format(
+                    who=self.seat_label(seat), error=error_text(exc)
+                )
+            )
             self.state.apply(self.state.legal_actions(seat)[0], seat)
         self._bot_draws()
         return self.log_turn()
@@ -335,7 +508,11 @@ class GameSession:
         need = self.state.config.sequences_to_win
         for side, (old, new) in enumerate(zip(self._sequences, counts, strict=True)):
             if new > old:
-                lines.append(f"{SIDE_NAMES[side]} completes a sequence: {new} of {need} (R3.2)")
+                lines.append(
+                    _("{side} completes a sequence: {made} of {need} (R3.2)").format(
+                        side=side_name(side), made=new, need=need
+                    )
+                )
         self._sequences = counts
         if self.state.is_terminal():
             lines.append(self.result_text())
@@ -356,18 +533,56 @@ class GameSession:
     # ---------------------------------------------------------------- save
 
     def record_text(self) -> str:
-        return dumps(self.state)
+        """The game record with this interface's own field (seats and log) added at the end."""
+        extra = {
+            "seats": [s.level for s in self.seats],
+            "log": self.log,
+        }
+        text = dumps(self.state).rstrip()
+        assert text.endswith("}")
+        return text[:-1].rstrip() + f',\n  "{SAVE_KEY}": {json.dumps(extra, ensure_ascii=False)}\n}}\n'
 
-    def save(self, path: str | Path) -> Path:
+    def save(self, path: str | Path, quiet: bool = False) -> Path:
         """Write the game record (``sequence-record/1``); resume it with ``--resume``."""
         target = Path(path).expanduser()
+        if not quiet:
+            self.log.append(_("Saved to {path}").format(path=target))
         target.write_text(self.record_text(), encoding="utf-8")
-        self.log.append(f"Saved to {target}")
+        return target
+
+    def autosave(self) -> Path | None:
+        """Save to :func:`autosave_path` after a move; a failure to write never stops the game."""
+        target = autosave_path()
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_suffix(".tmp")
+            tmp.write_text(self.record_text(), encoding="utf-8")
+            tmp.replace(target)
+        except OSError:
+            return None
         return target
 
 
+def saved_terminal_fields(data: dict[str, Any], players: int) -> tuple[list[str] | None, list[str]]:
+    """The seats and log a save made here carries (``None`` and ``[]`` when it carries none)."""
+    extra = data.get(SAVE_KEY)
+    if not isinstance(extra, dict):
+        return None, []
+    seats = extra.get("seats")
+    choices = set(level_choices())
+    if not (
+        isinstance(seats, list)
+        and len(seats) == players
+        and all(isinstance(x, str) and x.strip().lower() in choices for x in seats)
+    ):
+        seats = None
+    log = extra.get("log")
+    lines = [x for x in log if isinstance(x, str)] if isinstance(log, list) else []
+    return seats, lines
+
+
 def _plain_label(state: GameState) -> Callable[[int], str]:
-    return lambda seat: f"Seat {seat} ({SIDE_NAMES[state.config.side_of(seat)]})"
+    return lambda seat: _("Seat {n} ({side})").format(n=seat, side=side_name(state.config.side_of(seat)))
 
 
 def describe_event(
@@ -378,39 +593,51 @@ def describe_event(
     kind = event[0]
     if kind == EV_RESHUFFLE:
         size = event[1] if isinstance(event[1], int) else len(event[1])
-        return f"The draw pile ran out: {size} discards reshuffled (R5.4)"
+        return ngettext(
+            "The draw pile ran out: {n} discard reshuffled (R5.4)",
+            "The draw pile ran out: {n} discards reshuffled (R5.4)",
+            size,
+        ).format(n=size)
     if kind == EV_PENALTY:
-        return f"Table talk upheld against {SIDE_NAMES[event[1]]}: each member discards a card (R6.1)"
+        return _("Table talk upheld against {side}: each member discards a card (R6.1)").format(
+            side=side_name(event[1])
+        )
     if kind == EV_PASS:
-        return f"{name(event[1])} has no cards and passes (R5.5)"
+        return _("{who} has no cards and passes (R5.5)").format(who=name(event[1]))
     if kind == EV_LOST_DRAW:
-        return f"{name(event[1])} did not draw in time and loses that draw (R5.3)"
+        return _("{who} did not draw in time and loses that draw (R5.3)").format(who=name(event[1]))
     seat, action, card = event
     who = name(seat)
     if action < WILD:
-        return f"{who} plays {card_label(card)} on {cell_name(action)}"
+        return _("{who} plays {card} on {cell}").format(
+            who=who, card=card_label(card), cell=cell_name(action)
+        )
     if action < REMOVE:
-        return f"{who} plays {card_label(card)} (two-eyed) on {cell_name(action - WILD)}"
+        return _("{who} plays {card} (two-eyed) on {cell}").format(
+            who=who, card=card_label(card), cell=cell_name(action - WILD)
+        )
     if action < DEAD:
-        return (
-            f"{who} plays {card_label(card)} (one-eyed) and removes the chip on {cell_name(action - REMOVE)}"
+        return _("{who} plays {card} (one-eyed) and removes the chip on {cell}").format(
+            who=who, card=card_label(card), cell=cell_name(action - REMOVE)
         )
     if action < DISCARD:
-        return f"{who} exchanges the dead {card_label(card)} (R5.1)"
+        return _("{who} exchanges the dead {card} (R5.1)").format(who=who, card=card_label(card))
     if action < DRAW:
-        return f"{who} discards {card_label(card)}"
-    return f"{who} draws a card"
+        return _("{who} discards {card}").format(who=who, card=card_label(card))
+    return _("{who} draws a card").format(who=who)
 
 
 def result_text(state: GameState) -> str:
     """The end of the game in words, with the rule."""
     outcome = state.outcome()
     if outcome is None:
-        return "The game goes on."
-    counts = ", ".join(f"{SIDE_NAMES[s]} {n}" for s, n in enumerate(outcome.sequences))
+        return _("The game goes on.")
+    counts = ", ".join(f"{side_name(s)} {n}" for s, n in enumerate(outcome.sequences))
     if outcome.winner is None:
-        return f"Drawn: nobody could play for a full round (R7.2). Sequences: {counts}"
-    return f"{SIDE_NAMES[outcome.winner]} wins (R7.1). Sequences: {counts}"
+        return _("Drawn: nobody could play for a full round (R7.2). Sequences: {counts}").format(
+            counts=counts
+        )
+    return _("{side} wins (R7.1). Sequences: {counts}").format(side=side_name(outcome.winner), counts=counts)
 
 
 def last_move_cell(state: GameState) -> int | None:
@@ -419,6 +646,17 @@ def last_move_cell(state: GameState) -> int | None:
         if event[0] >= 0 and event[1] < DEAD:
             return int(event[1] % 100)
     return None
+
+
+def winning_cells(state: GameState) -> int:
+    """The cells of the winner's sequences as a bit mask (0 while the game goes on or if drawn)."""
+    outcome = state.outcome()
+    mask = 0
+    if outcome is not None and outcome.winner is not None:
+        for five in state.sequences(outcome.winner):
+            for cell in five:
+                mask |= 1 << cell
+    return mask
 
 
 class ReplayModel:
@@ -465,6 +703,20 @@ class ReplayModel:
         self.step = max(0, min(step, self.steps))
         return self.state_at(self.step)
 
+    def first_entry(self, step: int) -> int | None:
+        """The index into the record's ``actions`` of the entry that step ``step`` plays (the
+        analysis numbers moves this way); ``None`` for step 0, the deal."""
+        if not 1 <= step <= self.steps:
+            return None
+        return self.ends[step - 2] if step > 1 else 0
+
+    def step_of_entry(self, index: int) -> int | None:
+        """The step after which the record's entry ``index`` has been played (its board shows it)."""
+        for step, end in enumerate(self.ends, start=1):
+            if index < end:
+                return step
+        return None
+
 
 def group_moves(actions: Iterable[int], hand: Iterable[Card] = ()) -> list[str]:
     """Legal moves grouped by card, one line each: ``7h@ e4 b2``, ``dead 5d``, ``draw``.
@@ -481,7 +733,7 @@ def group_moves(actions: Iterable[int], hand: Iterable[Card] = ()) -> list[str]:
     for a in actions:
         name = action_name(a)
         if "@" in name:
-            card, _, cell = name.partition("@")
+            card, _at, cell = name.partition("@")
             card = jack_name.get(card, card)
             groups.setdefault(card, []).append(cell)
         else:
@@ -499,12 +751,21 @@ __all__ = [
     "GameSession",
     "ReplayModel",
     "SeatInfo",
+    "autosave_path",
     "bot_for_level",
     "describe_card",
     "describe_event",
+    "error_text",
     "group_moves",
     "last_move_cell",
     "level_choices",
+    "level_word",
     "make_seats",
     "result_text",
+    "round_number",
+    "side_name",
+    "turn_number",
+    "turns_played",
+    "unfinished_autosave",
+    "winning_cells",
 ]

@@ -3,10 +3,130 @@
 "use strict";
 
 const RANKS = "23456789tjqka", SUITS = "shdc", SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
-const LETTER = ["B", "G", "R"], COLOUR = ["blue", "green", "red"], TEAM = ["Blue", "Green", "Red"];
+const LETTER = ["B", "G", "R"], COLOUR = ["blue", "green", "red"];
 const TEAM_OPTIONS = { 2: [2], 3: [3], 4: [2], 6: [2, 3], 8: [2], 9: [3], 10: [2], 12: [2, 3] };
-const SVG_TAGS = ["svg", "g", "rect", "circle", "text", "line"];
+const SVG_TAGS = ["svg", "g", "rect", "circle", "text", "line", "polyline"];
 const $ = (id) => document.getElementById(id);
+
+// ------------------------------------------------------------------ language (issue 21)
+// Every string a player sees is a gettext message: its English text is its id, and the Spanish and
+// Danish catalogues (src/sequence_game/locale/*/sequence.po) come as JSON from /static/i18n/, made
+// by scripts/i18n_catalogs.py. Placeholders are {name}; rule numbers (R5.2) are never translated.
+
+const LANGUAGES = { en: "English", es: "Español", da: "Dansk" };
+const i18n = { lang: "en", messages: {}, missing: new Set(), originals: new WeakMap() };
+window.i18nMissing = i18n.missing; // the browser tests read it: every message shown must be in the catalogue
+
+/** The saved choice of the switcher, else the browser's languages (Accept-Language), else English. */
+function pickLanguage() {
+  const saved = localStorage.getItem("seq-lang");
+  if (saved && LANGUAGES[saved]) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const code = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES[code]) return code;
+  }
+  return "en";
+}
+
+const fill = (text, vars) => (vars ? text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)) : text);
+/** Mark a message for the catalogue where it is defined; it is translated where it is shown. */
+const N_ = (msgid) => msgid;
+
+/** A message in the page's language, its {placeholders} filled from `vars`. */
+function _(msgid, vars) {
+  const text = i18n.messages[msgid];
+  if (typeof text !== "string" && i18n.lang !== "en") i18n.missing.add(msgid);
+  return fill(typeof text === "string" && text ? text : msgid, vars);
+}
+
+/** The singular or plural form for `n` (English, Spanish and Danish all have nplurals=2, plural=n != 1);
+ * {n} is filled with `n`. */
+function ngettext(singular, plural, n, vars) {
+  const forms = i18n.messages[singular], i = n === 1 ? 0 : 1;
+  if (!Array.isArray(forms) && i18n.lang !== "en") i18n.missing.add(singular);
+  return fill(Array.isArray(forms) && forms[i] ? forms[i] : i ? plural : singular, { n, ...vars });
+}
+
+async function loadLanguage(lang) {
+  i18n.lang = lang; i18n.messages = {};
+  if (lang !== "en") {
+    try {
+      const res = await fetch(`/static/i18n/${lang}.json`);
+      i18n.messages = (await res.json()).messages;
+    } catch { i18n.lang = "en"; }
+  }
+  document.documentElement.lang = i18n.lang;
+  translatePage();
+}
+
+/** The page's own text: elements marked data-i18n (their English inner HTML is the message) and
+ * the attributes named in data-i18n-attr. scripts/i18n_catalogs.py extracts them the same way. */
+function translatePage() {
+  for (const node of document.querySelectorAll("[data-i18n]")) {
+    if (node.dataset.msgid === undefined) node.dataset.msgid = node.innerHTML.replace(/\s+/g, " ").trim();
+    const text = _(node.dataset.msgid);
+    if (node.dataset.msgid.includes("<")) node.innerHTML = text; else node.textContent = text;
+  }
+  for (const node of document.querySelectorAll("[data-i18n-attr]")) {
+    const originals = i18n.originals.get(node) || {};
+    for (const name of node.dataset.i18nAttr.split(" ")) {
+      if (originals[name] === undefined) originals[name] = (node.getAttribute(name) || "").replace(/\s+/g, " ").trim();
+      node.setAttribute(name, _(originals[name]));
+    }
+    i18n.originals.set(node, originals);
+  }
+}
+
+/** The switcher in the header: the choice is remembered, and the page reloads in the new language
+ * (the seat's token is kept, so a game goes on where it was). */
+function setupLanguageSwitch() {
+  const select = $("lang-select");
+  select.value = i18n.lang;
+  select.addEventListener("change", () => {
+    localStorage.setItem("seq-lang", select.value);
+    location.reload();
+  });
+}
+
+const TEAM = [N_("Blue"), N_("Green"), N_("Red")];
+const teamName = (side) => _(TEAM[side]);
+/** The server's error codes in words; an unknown code shows the server's own (English) message. */
+const ERRORS = {
+  bad_request: N_("The server could not read that request."),
+  unknown_room: N_("There is no such room."),
+  too_large: N_("That is too large."),
+  bad_json: N_("The server could not read that message."),
+  bad_message: N_("The server could not do that."),
+  no_hello: N_("The connection was not set up in time; reconnecting."),
+  server_error: N_("The server could not do that; nothing changed."),
+  chat_full: N_("This room keeps no more chat lines."),
+  rate_limited: N_("Too fast: wait a moment."),
+  bad_seat: N_("There is no such seat."),
+  bad_config: N_("These settings are not allowed."),
+  seat_taken: N_("That seat is taken."),
+  bad_token: N_("This link holds no seat in this room any more."),
+  not_seated: N_("Spectators may only watch."),
+  not_host: N_("Only the host may do that."),
+  started: N_("That is only possible before the game starts."),
+  not_playing: N_("The game is not being played."),
+  wrong_seat: N_("This connection plays another seat."),
+  bad_version: N_("The page was out of date; try again."),
+  stale: N_("The table changed meanwhile; try again."),
+  not_your_turn: N_("It is not your turn."),
+  away: N_("A bot plays for this seat; reload the page to take it back."),
+  illegal: N_("The rules do not allow that move."),
+  no_call: N_("No table-talk call is waiting for a ruling."),
+  bad_bot: N_("There is no such bot."),
+  not_allowed: N_("That is not allowed."),
+  in_progress: N_("The record is ready when the game is over."),
+  seats_empty: N_("Every seat needs a player or a bot first."),
+};
+/** An error in the page's language, with the rule it breaks. */
+function errorText(msg) {
+  const rule = msg.rule ? ` (${msg.rule})` : "";
+  if (i18n.lang === "en" || !ERRORS[msg.code]) return (msg.message || "") + rule;
+  return _(ERRORS[msg.code]) + rule;
+}
 const el = (tag, attrs = {}, ...kids) => {
   const ns = SVG_TAGS.includes(tag) ? "http://www.w3.org/2000/svg" : null;
   const e = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
@@ -26,12 +146,22 @@ const oneEyed = (name) => name === "jh" || name === "js";
 const COLS = "abcdefghij";
 const cellName = (cell) => COLS[cell % 10] + Math.floor(cell / 10);
 const parseCell = (s) => +s[1] * 10 + COLS.indexOf(s[0]);
+const RANK_WORD = { j: N_("Jack"), q: N_("Queen"), k: N_("King"), a: N_("Ace") };
+const SUIT_WORD = { s: N_("spades"), h: N_("hearts"), d: N_("diamonds"), c: N_("clubs") };
+/** A card in words for screen readers: "7 of hearts", "7 de corazones", "hjerter 7". */
+const cardWords = (name) => (name === "jk" ? _("corner")
+  : _("{rank} of {suit}", { rank: RANK_WORD[name[0]] ? _(RANK_WORD[name[0]]) : rankLabel(name), suit: _(SUIT_WORD[name[1]]) }));
+const LEVEL_WORD = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), expert: N_("expert") };
+const AUTO_WORD = { "turn timer": N_("turn timer") };
 const badge = (side, extra = "") => el("span", { class: `badge s${side} ${extra}`, "aria-hidden": "true" }, LETTER[side]);
 
 const app = {
   layout: null, code: null, ws: null, token: null, seat: null, host: false,
   version: 0, room: null, view: null, selected: null, retry: 0,
   frames: [], frame: 0, playing: null, last: null, wasMyTurn: false, over: false,
+  checked: {}, analysis: null, analysing: null,
+  moves: [], spot: null, spotSticky: false, cursor: 0, pending: null, replayNames: null,
+  twoStep: localStorage.getItem("seq-two-step") === "1",
 };
 
 function show(section) {
@@ -45,7 +175,7 @@ async function api(method, path, body) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
-    throw new Error(data.message || detail || res.statusText);
+    throw new Error(i18n.lang !== "en" && ERRORS[data.code] ? errorText(data) : data.message || detail || res.statusText);
   }
   return data;
 }
@@ -88,7 +218,7 @@ function beep(notes, length = 0.09, type = "sine") {
 function syncSoundButton() {
   const b = $("sound-btn");
   b.setAttribute("aria-pressed", sound.on);
-  b.textContent = sound.on ? "♪ Sound on" : "♪ Sound off";
+  b.textContent = sound.on ? _("♪ Sound on") : _("♪ Sound off");
 }
 
 // ------------------------------------------------------------------ home
@@ -98,7 +228,7 @@ function setupHome() {
   form.name.value = savedName();
   const syncTeams = () => {
     const opts = TEAM_OPTIONS[form.players.value];
-    form.teams.replaceChildren(...opts.map((t) => el("option", { value: t }, `${t} sides`)));
+    form.teams.replaceChildren(...opts.map((t) => el("option", { value: t }, _("{n} sides", { n: t }))));
     $("teams-label").hidden = opts.length < 2;
   };
   form.players.addEventListener("change", syncTeams);
@@ -123,11 +253,11 @@ function setupHome() {
   $("upload-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const file = ev.target.file.files[0];
-    if (!file) return toast("Choose a record file first.");
+    if (!file) return toast(_("Choose a record file first."));
     const res = await fetch("/api/replay", { method: "POST", body: await file.text() });
     const data = await res.json().catch(() => ({}));
-    if (!res.ok) return toast(typeof data.detail === "string" ? data.detail : "This is not a record of a finished game.");
-    startReplay(data.frames);
+    if (!res.ok) return toast(typeof data.detail === "string" ? data.detail : _("This is not a record of a finished game."));
+    startReplay(data);
   });
 }
 
@@ -144,19 +274,19 @@ function connect() {
   app.token = saved ? saved.token : null;
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${app.code}`);
   app.ws = ws;
-  setConn("connecting…", "wait");
+  setConn(_("connecting…"), "wait");
   ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: app.token }));
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = () => {
     if (app.ws !== ws) return;
-    setConn("reconnecting…", "wait");
+    setConn(_("reconnecting…"), "wait");
     setTimeout(connect, Math.min(5000, 500 * ++app.retry));
   };
 }
 
 function send(msg) {
   if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify(msg));
-  else toast("Not connected; retrying.");
+  else toast(_("Not connected; retrying."));
 }
 
 function receive(msg) {
@@ -165,17 +295,20 @@ function receive(msg) {
     if (msg.code === "bad_token") { localStorage.removeItem("seq-" + app.code); app.token = null; }
     if (msg.code === "unknown_room") {
       app.ws = null; setConn("", "off"); show(["home"]);
-      toast(`There is no room ${app.code}. Create one, or check the link.`);
+      toast(_("There is no room {code}. Create one, or check the link.", { code: app.code }));
       return;
     }
-    toast(msg.message + (msg.rule ? ` (${msg.rule})` : ""));
+    toast(errorText(msg));
     return;
   }
   if (msg.type === "chat") return addChat(msg.chat);
+  if (msg.type === "nonce_request") return contributeNonce(msg);
   if (msg.type === "welcome" || msg.type === "state") {
     app.version = msg.version;
     app.seat = msg.you.seat; app.host = msg.you.host;
+    $("chat-form").hidden = app.seat === null; // spectators read the table's chat but may not write
     app.room = msg.room; app.view = msg.view;
+    noteCommitment(msg.room);
   }
   if (msg.type === "welcome") {
     app.retry = 0;
@@ -183,15 +316,16 @@ function receive(msg) {
     $("chat").replaceChildren();
     msg.chat.forEach(addChat);
     $("log").replaceChildren();
-    app.last = null;
+    app.last = null; app.moves = []; app.pending = null;
     msg.log.forEach(addLog);
     const s = msg.you.seat;
-    setConn(s === null ? "watching" : `${msg.room.seats[s].name || "seat " + s}`, "ok");
+    setConn(s === null ? _("watching") : msg.room.seats[s].name || _("seat {n}", { n: s }), "ok");
     app.over = !!msg.view?.termination;
   }
   if (msg.type === "welcome" || msg.type === "state") {
     if (msg.type === "state" && msg.event) {
       addLog(msg.event);
+      if (msg.event.kind === "action") announce(describe(msg.event));
       if (msg.event.kind === "action" && msg.event.seat !== app.seat) beep([392], 0.06, "triangle");
     }
     render();
@@ -202,45 +336,95 @@ function receive(msg) {
 
 function seatName(i) {
   const s = app.room?.seats[i];
-  return s && s.name ? s.name : `seat ${i}`;
+  return s && s.name ? s.name : _("seat {n}", { n: i });
 }
 
 /** A log line in words with names: "Ann plays 7♥ on c3". */
-function describe(e) {
-  let text = e.text || "";
+function describe(e, nameOf = seatName) {
+  let text = e.text || "", notes = e.notes || [];
   if (e.kind === "action" && e.action) {
-    const who = seatName(e.seat), a = e.action, rest = text.slice(text.indexOf(a) + a.length);
-    let m;
+    const who = nameOf(e.seat), a = e.action;
+    let rest = text.slice(text.indexOf(a) + a.length), m;
+    if (rest.startsWith("; ")) { notes = [...rest.slice(2).split("; "), ...notes]; rest = ""; } // a replay frame
+    const auto = /^ \(played by the server: (.+)\)$/.exec(rest);
+    if (auto) rest = " " + _("(played by the server: {why})", { why: AUTO_WORD[auto[1]] ? _(AUTO_WORD[auto[1]]) : auto[1] });
     if ((m = /^(\w\w)@([a-j]\d)$/.exec(a))) {
-      text = oneEyed(m[1]) ? `${who} removes the chip on ${m[2]} (${cardLabel(m[1])})`
-        : `${who} plays ${cardLabel(m[1])} on ${m[2]}`;
-    } else if ((m = /^dead (\w\w)$/.exec(a))) text = `${who} exchanges a dead ${cardLabel(m[1])}`;
-    else if ((m = /^discard (\w\w)$/.exec(a))) text = `${who} discards ${cardLabel(m[1])}`;
-    else if (a === "draw") text = `${who} draws`;
-    text += rest;
-  } else if (e.kind === "seat") {
+      text = oneEyed(m[1]) ? _("{who} removes the chip on {cell} ({card})", { who, cell: m[2], card: cardLabel(m[1]) })
+        : _("{who} plays {card} on {cell}", { who, card: cardLabel(m[1]), cell: m[2] });
+    } else if ((m = /^dead (\w\w)$/.exec(a))) text = _("{who} exchanges a dead {card}", { who, card: cardLabel(m[1]) });
+    else if ((m = /^discard (\w\w)$/.exec(a))) text = _("{who} discards {card}", { who, card: cardLabel(m[1]) });
+    else if (a === "draw") text = _("{who} draws", { who });
+    return [text + rest, ...notes.map((t) => sentence(t, nameOf))].join("; ");
+  }
+  // the other events are told from their data (the server's English text is the fallback)
+  if (e.kind === "seat") {
     const m = /^seat (\d+)(?:: (.*)| is free)$/.exec(text), side = app.room?.seats[e.seat]?.side;
     if (m) {
-      const team = side === undefined ? "" : ` (${TEAM[side]})`, bot = /^bot \((.+)\)$/.exec(m[2] || "");
-      return m[2] === undefined ? `Seat ${m[1]}${team} is free` : bot ? `A ${bot[1]} bot takes seat ${m[1]}${team}`
-        : `${m[2]} takes seat ${m[1]}${team}`;
+      const team = side === undefined ? "" : ` (${teamName(side)})`, bot = /^bot \((.+)\)$/.exec(m[2] || "");
+      return m[2] === undefined ? _("Seat {n}{team} is free", { n: m[1], team })
+        : bot ? _("A {level} bot takes seat {n}{team}", { level: LEVEL_WORD[bot[1]] ? _(LEVEL_WORD[bot[1]]) : bot[1], n: m[1], team })
+          : _("{who} takes seat {n}{team}", { who: m[2], n: m[1], team });
     }
+  } else if (e.kind === "call" && e.side !== undefined) {
+    text = _("{who} calls table talk against {team} (R6.1)", { who: nameOf(e.seat), team: teamName(e.side) });
+  } else if (e.kind === "rule" && e.side !== undefined) {
+    text = e.uphold ? _("the host upholds the call: each player of {team} discards a card (R6.1)", { team: teamName(e.side) })
+      : _("the host dismisses the call against {team} (R6.2)", { team: teamName(e.side) });
+  } else if (e.kind === "away" && e.seat !== null) {
+    text = _("{who} is away: a bot plays for them", { who: nameOf(e.seat) });
+  } else if (e.kind === "back" && e.seat !== null) {
+    text = _("{who} is back", { who: nameOf(e.seat) });
+  } else text = sentence(text, nameOf);
+  return [text, ...notes.map((t) => sentence(t, nameOf))].join("; ");
+}
+
+/** The server's fixed English sentences (table notes, the deal, replay steps) in the page's
+ * language, read back into their data; anything else keeps its words, with names for seats. */
+const SENTENCES = [
+  [/^seat (\d+) passes with an empty hand \(R5\.5\)$/, (m, who) => _("{who} passes with an empty hand (R5.5)", { who: who(+m[1]) })],
+  [/^seat (\d+) loses a draw \(R5\.3\)$/, (m, who) => _("{who} loses a draw (R5.3)", { who: who(+m[1]) })],
+  [/^the discard piles are shuffled into a new draw pile of (\d+) cards \(R5\.4\)$/,
+    (m) => _("the discard piles are shuffled into a new draw pile of {n} cards (R5.4)", { n: m[1] })],
+  [/^the game is drawn: a full round without a play \(R7\.2\)$/, () => _("the game is drawn: a full round without a play (R7.2)")],
+  [/^side (\d) wins \(R7\.1\)$/, (m) => _("{team} wins (R7.1)", { team: teamName(+m[1]) })],
+  [/^seat (\d+) deals \(R4\.1\); seat (\d+) starts \(R4\.3\)$/,
+    (m, who) => _("{dealer} deals (R4.1); {first} starts (R4.3)", { dealer: who(+m[1]), first: who(+m[2]) })],
+  [/^table talk upheld against side (\d) \(R6\.1\)$/, (m) => _("table talk upheld against {team} (R6.1)", { team: teamName(+m[1]) })],
+  [/^house rules: (.*)$/, (m) => _("house rules: {rules}", { rules: m[1] })],
+  [/^the server commits to a secret seed: SHA-256 ([0-9a-f]{64})$/,
+    (m) => _("the server commits to a secret seed for a fair deal (SHA-256 {hash}…)", { hash: m[1].slice(0, 16) })],
+];
+function sentence(text, nameOf) {
+  for (const [re, words] of SENTENCES) {
+    const m = re.exec(text);
+    if (m) return words(m, nameOf);
   }
-  const named = (t) => t.replace(/\bseat (\d+)/g, (_, n) => seatName(+n)).replace(/\bside (\d)/g, (_, n) => TEAM[+n]);
-  return [named(text), ...(e.notes || []).map(named)].join("; ");
+  return text.replace(/\bseat (\d+)/g, (_m, n) => nameOf(+n)).replace(/\bside (\d)/g, (_m, n) => teamName(+n));
 }
 
 /** The cell and mover of a move's notation, for the last-move frame. */
 function lastOf(action, seat) {
   const m = /@([a-j]\d)$/.exec(action || "");
-  return m ? { cell: parseCell(m[1]), seat } : null;
+  return m ? { cell: parseCell(m[1]), seat, remove: oneEyed(action.slice(0, 2)) } : null;
+}
+
+/** The board moves made since this seat last moved (a spectator: the last round), oldest first,
+ * so that nothing played between two of your turns goes unseen with many players. */
+function movesSinceMyTurn() {
+  const moves = app.moves, players = app.view?.players || 2;
+  let start = Math.max(0, moves.length - players);
+  if (app.seat !== null) {
+    start = 0;
+    for (let i = moves.length - 1; i >= 0; i--) if (moves[i].seat === app.seat) { start = i + 1; break; }
+  }
+  return moves.slice(start).filter((m) => m.cell !== null).slice(-(players - 1 || 1));
 }
 
 // ------------------------------------------------------------------ rendering
 
 function render() {
   const room = app.room;
-  $("room-code").textContent = "Room " + room.code;
+  $("room-code").textContent = _("Room {code}", { code: room.code });
   if (room.status === "lobby") { show(["lobby"]); renderLobby(); return; }
   if (!$("replay").hidden) return;
   show(["game"]);
@@ -252,34 +436,42 @@ function renderLobby() {
   const link = `${location.origin}/r/${room.code}`;
   $("share-link").textContent = link; $("share-link").href = link;
   const sides = Math.max(...room.seats.map((s) => s.side)) + 1;
-  $("lobby-note").textContent = `${room.config.players} players in ${sides} ${sides === 2 ? "teams" : "sides"}, ` +
-    `${room.config.draw === "manual" ? "manual" : "automatic"} draw` +
-    (room.config.turn_seconds ? `, ${room.config.turn_seconds} s per turn` : ", no turn timer") +
-    `. A side needs ${sides === 2 ? "two sequences" : "one sequence"} to win.`;
+  const table = sides === 2 ? _("{players} players in {sides} teams", { players: room.config.players, sides })
+    : _("{players} players in {sides} sides", { players: room.config.players, sides });
+  const draw = room.config.draw === "manual" ? _("manual draw") : _("automatic draw");
+  const timer = room.config.turn_seconds ? _("{s} s per turn", { s: room.config.turn_seconds }) : _("no turn timer");
+  const goal = sides === 2 ? _("A side needs two sequences to win.") : _("A side needs one sequence to win.");
+  $("lobby-note").textContent = `${table}, ${draw}, ${timer}. ${goal}`;
+  const fair = room.fairness;
+  $("fair-lobby").hidden = !fair;
+  if (fair) {
+    $("fair-lobby").replaceChildren(_("Fair deal: the server has committed to a secret seed. Its SHA-256 commitment:") + " ",
+      el("code", { class: "hash" }, fair.commitment));
+  }
   $("seat-form").hidden = mine !== null;
   if (mine === null && !$("seat-name").value) $("seat-name").value = savedName();
   const items = room.seats.map((s) => {
     const empty = s.kind === "empty";
-    const who = el("span", { class: "who" + (empty ? " muted" : "") }, empty ? "Free seat" : s.name);
+    const who = el("span", { class: "who" + (empty ? " muted" : "") }, empty ? _("Free seat") : s.name);
     const tags = [];
-    if (s.seat === mine) tags.push(el("span", { class: "tag you" }, "you"));
-    if (s.seat === room.host_seat && !empty) tags.push(el("span", { class: "tag" }, "host"));
-    if (s.kind === "bot") tags.push(el("span", { class: "tag" }, "bot"));
-    if (s.kind === "human" && !s.connected) tags.push(el("span", { class: "tag away" }, "away"));
+    if (s.seat === mine) tags.push(el("span", { class: "tag you" }, _("you")));
+    if (s.seat === room.host_seat && !empty) tags.push(el("span", { class: "tag" }, _("host")));
+    if (s.kind === "bot") tags.push(el("span", { class: "tag" }, _("bot")));
+    if (s.kind === "human" && !s.connected) tags.push(el("span", { class: "tag away" }, _("away")));
     const li = el("li", { "data-seat": s.seat, class: `seat s${s.side}` + (s.seat === mine ? " mine" : "") },
-      badge(s.side), el("span", { class: "team" }, TEAM[s.side]), who, ...tags, el("span", { class: "spacer" }));
+      badge(s.side), el("span", { class: "team" }, teamName(s.side)), who, ...tags, el("span", { class: "spacer" }));
     if (empty && mine === null) {
-      li.append(el("button", { type: "button", class: "sit primary", on: { click: () => sit(s.seat) } }, "Sit here"));
+      li.append(el("button", { type: "button", class: "sit primary", on: { click: () => sit(s.seat) } }, _("Sit here")));
     }
     if (app.host && empty) {
       li.append(el("button", { type: "button", class: "add-bot", on: {
-        click: () => send({ type: "bot", seat: s.seat, level: $("bot-level").value }) } }, "Add bot"));
+        click: () => send({ type: "bot", seat: s.seat, level: $("bot-level").value }) } }, _("Add bot")));
     }
     if (app.host && s.kind === "bot") {
-      li.append(el("button", { type: "button", on: { click: () => send({ type: "bot", seat: s.seat, level: null }) } }, "Remove"));
+      li.append(el("button", { type: "button", on: { click: () => send({ type: "bot", seat: s.seat, level: null }) } }, _("Remove")));
     }
     if (s.seat === mine && !app.host) {
-      li.append(el("button", { type: "button", class: "leave", on: { click: () => send({ type: "leave" }) } }, "Leave"));
+      li.append(el("button", { type: "button", class: "leave", on: { click: () => send({ type: "leave" }) } }, _("Leave")));
     }
     return li;
   });
@@ -288,17 +480,19 @@ function renderLobby() {
   $("guest-note").hidden = app.host;
   const free = room.seats.filter((s) => s.kind === "empty").length;
   $("start-btn").disabled = free > 0;
-  $("start-note").textContent = free ? `Fill ${free} free seat${free > 1 ? "s" : ""} (people or bots) to start.` : "Everyone is here.";
+  $("start-note").textContent = free
+    ? ngettext("Fill {n} free seat (people or bots) to start.", "Fill {n} free seats (people or bots) to start.", free)
+    : _("Everyone is here.");
   const sel = $("bot-level");
   if (sel.options.length !== room.bots.length) {
     const level = room.levels || {};
-    sel.replaceChildren(...room.bots.map((b) => el("option", { value: b }, level[b] ? `${level[b]} (${b})` : b)));
+    sel.replaceChildren(...room.bots.map((b) => el("option", { value: b }, level[b] ? `${LEVEL_WORD[level[b]] ? _(LEVEL_WORD[level[b]]) : level[b]} (${b})` : b)));
   }
 }
 
 async function sit(seat) {
   const input = $("seat-name"), name = input.value.trim();
-  if (!name) { toast("Type your name first, then pick a seat."); input.focus(); return; }
+  if (!name) { toast(_("Type your name first, then pick a seat.")); input.focus(); return; }
   localStorage.setItem("seq-name", name);
   try {
     const r = await api("POST", `/api/rooms/${app.code}/seats/${seat}`, { name });
@@ -326,36 +520,68 @@ function isDead(card, board) {
   return true;
 }
 
-function drawBoard(svg, view, targets, onPick, last, preview) {
-  const board = view.board, lockedSet = new Set(view.locked);
+const MARGIN = 36;
+
+/** The cell's words for a screen reader: "d5: 7 of hearts, Blue chip, part of a sequence". */
+function cellWords(c, view, action, extra) {
+  const name = app.layout[c], chip = view.board[c];
+  const words = [`${cellName(c)}: ${cardWords(name)}`];
+  if (chip !== null) words.push(_("{team} chip", { team: teamName(chip) }));
+  if (view.locked.includes(c)) words.push(_("part of a sequence"));
+  if (action !== undefined) words.push(action >= 200 ? _("you can remove this chip") : _("you can play here"));
+  return [...words, ...extra].join(", ");
+}
+
+/** The board as an ARIA grid of rows of cells, with its coordinates (columns a-j, rows 0-9, as
+ * the move log names cells), the moves since your turn numbered and faded by age, the last move
+ * framed, and a spot on the cell a log line points at. Only the game board takes focus: one cell
+ * at a time (a roving tabindex), moved with the arrow keys. */
+function drawBoard(svg, view, targets, last, preview, marks = []) {
+  const board = view.board, lockedSet = new Set(view.locked), live = svg.id === "board";
+  const hadFocus = live && svg.contains(document.activeElement);
   const parts = [];
+  svg.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${1000 + MARGIN} ${1000 + MARGIN}`);
   svg.classList.toggle("picking", !!targets && targets.size > 0);
-  for (let c = 0; c < 100; c++) {
-    const x = (c % 10) * 100, y = Math.floor(c / 10) * 100, name = app.layout[c];
-    const action = targets ? targets.get(c) : undefined;
-    const cls = ["cell"];
-    if (name === "jk") cls.push("corner");
-    if (action !== undefined) cls.push("target", action >= 200 ? "remove" : "place");
-    else if (preview && preview.has(c)) cls.push("preview");
-    const g = el("g", {
-      class: cls.join(" "), "data-cell": c, "data-action": action, role: "gridcell", tabindex: action !== undefined ? 0 : null,
-      "aria-label": `${cellName(c)} ${name === "jk" ? "corner" : cardLabel(name)}` + (board[c] !== null ? `, ${COLOUR[board[c]]} chip` : ""),
-    }, el("rect", { x: x + 3, y: y + 3, width: 94, height: 94, rx: 10 }),
-    name === "jk" ? el("text", { x: x + 50, y: y + 52, class: "star" }, "★")
-      : el("text", { x: x + 50, y: y + 21, class: "label" + (isRed(name) ? " red" : "") }, cardLabel(name)));
-    if (board[c] !== null) {
-      g.append(el("g", { class: "chip" + (lockedSet.has(c) ? " locked" : "") },
-        el("circle", { cx: x + 50, cy: y + 63, r: 29, class: "s" + board[c] }),
-        el("circle", { cx: x + 50, cy: y + 63, r: 21, class: "ring" }),
-        el("text", { x: x + 50, y: y + 64 }, LETTER[board[c]])));
-    }
-    if (action !== undefined) {
-      const pick = () => onPick(action);
-      g.addEventListener("click", pick);
-      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(); } });
-    }
-    parts.push(g);
+  const coords = el("g", { class: "coords", "aria-hidden": "true" });
+  for (let i = 0; i < 10; i++) {
+    coords.append(el("text", { x: i * 100 + 50, y: -MARGIN / 2 }, COLS[i]),
+      el("text", { x: -MARGIN / 2, y: i * 100 + 52 }, String(i)));
   }
+  parts.push(coords);
+  const markAt = new Map(marks.map((m, i) => [m.cell, i]));
+  // the drawn symbols (card, star, chip letter) are a layer of their own over the cells, hidden
+  // from screen readers: each cell's label says it all in words
+  const glyphs = el("g", { class: "glyphs", "aria-hidden": "true" });
+  for (let r = 0; r < 10; r++) {
+    const row = el("g", { role: "row" });
+    for (let k = 0; k < 10; k++) {
+      const c = r * 10 + k, x = k * 100, y = r * 100, name = app.layout[c];
+      const action = targets ? targets.get(c) : undefined;
+      const cls = ["cell"], extra = [];
+      if (name === "jk") cls.push("corner");
+      if (action !== undefined) cls.push("target", action >= 200 ? "remove" : "place");
+      else if (preview && preview.has(c)) cls.push("preview");
+      if (live && app.pending?.cell === c) { cls.push("pending"); extra.push(_("chosen: confirm to play")); }
+      if (markAt.has(c)) extra.push(_("move {n} since your turn", { n: markAt.get(c) + 1 }));
+      if (last && last.cell === c) extra.push(_("last move"));
+      const g = el("g", {
+        class: cls.join(" "), "data-cell": c, "data-action": action, role: "gridcell",
+        tabindex: live ? (c === app.cursor ? 0 : -1) : null, "aria-label": cellWords(c, view, action, extra),
+      }, el("rect", { x: x + 3, y: y + 3, width: 94, height: 94, rx: 10 }));
+      const dim = targets && targets.size > 0 && action === undefined ? " dim" : "";
+      glyphs.append(name === "jk" ? el("text", { x: x + 50, y: y + 52, class: "star" + dim }, "★")
+        : el("text", { x: x + 50, y: y + 21, class: "label" + (isRed(name) ? " red" : "") + dim }, cardLabel(name)));
+      if (board[c] !== null) {
+        g.append(el("g", { class: "chip" + (lockedSet.has(c) ? " locked" : "") },
+          el("circle", { cx: x + 50, cy: y + 63, r: 29, class: "s" + board[c] }),
+          el("circle", { cx: x + 50, cy: y + 63, r: 21, class: "ring" })));
+        glyphs.append(el("text", { x: x + 50, y: y + 64, class: "chip-letter" }, LETTER[board[c]]));
+      }
+      row.append(g);
+    }
+    parts.push(row);
+  }
+  parts.push(glyphs);
   (view.sequences || []).forEach((seqs, side) => {
     for (const cells of seqs) {
       const sorted = [...cells].sort((a, b) => a - b), a = sorted[0], b = sorted[sorted.length - 1];
@@ -363,18 +589,79 @@ function drawBoard(svg, view, targets, onPick, last, preview) {
         x2: (b % 10) * 100 + 50, y2: Math.floor(b / 10) * 100 + 63 }));
     }
   });
+  // newest moves strongest: an older move's number fades, down to 45%
+  marks.forEach((m, i) => {
+    const x = (m.cell % 10) * 100, y = Math.floor(m.cell / 10) * 100, age = marks.length - 1 - i;
+    parts.push(el("g", { class: `mark${m.remove ? " removed" : ""}`, "data-cell": m.cell, "data-n": i + 1,
+      "aria-hidden": "true", style: `opacity: ${Math.max(0.45, 1 - age * 0.12).toFixed(2)}` },
+    el("circle", { cx: x + 83, cy: y + 83, r: 16, class: "s" + (m.seat % view.teams) }),
+    el("text", { x: x + 83, y: y + 84 }, String(i + 1))));
+  });
   if (last) {
     const x = (last.cell % 10) * 100, y = Math.floor(last.cell / 10) * 100;
     parts.push(el("rect", { class: "last-ring", x: x + 2, y: y + 2, width: 96, height: 96, rx: 12 }));
   }
   svg.replaceChildren(...parts);
+  if (live) drawSpot();
+  if (hadFocus) svg.querySelector(`.cell[data-cell="${app.cursor}"]`)?.focus();
+}
+
+/** Frame the cell a log line points at (hover it, or press its coordinate). */
+function drawSpot() {
+  const svg = $("board");
+  svg.querySelector(".spot")?.remove();
+  if (app.spot === null) return;
+  const x = (app.spot % 10) * 100, y = Math.floor(app.spot / 10) * 100;
+  svg.append(el("rect", { class: "spot", x: x - 1, y: y - 1, width: 102, height: 102, rx: 13 }));
+}
+
+function setSpot(cell, sticky = false) {
+  if (!sticky && app.spotSticky && cell === null) return;
+  app.spot = cell; app.spotSticky = sticky && cell !== null;
+  drawSpot();
+  const shown = cell === null ? null : $("board").querySelector(`.cell[data-cell="${cell}"]`);
+  if (shown && sticky) {
+    const box = shown.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > innerHeight) shown.scrollIntoView({ block: "center" });
+  }
+}
+
+/** Arrow keys move over the board (a grid), Enter or Space plays the highlighted space under focus. */
+function boardKey(ev) {
+  const cell = ev.target.closest ? ev.target.closest(".cell") : null;
+  if (!cell) return;
+  const c = +cell.dataset.cell, r = Math.floor(c / 10), k = c % 10;
+  const to = { ArrowLeft: k > 0 ? c - 1 : c, ArrowRight: k < 9 ? c + 1 : c, ArrowUp: r > 0 ? c - 10 : c,
+    ArrowDown: r < 9 ? c + 10 : c, Home: r * 10, End: r * 10 + 9 }[ev.key];
+  if (to !== undefined) {
+    ev.preventDefault();
+    focusCell(to);
+  } else if ((ev.key === "Enter" || ev.key === " ") && cell.dataset.action !== undefined) {
+    ev.preventDefault();
+    pick(+cell.dataset.action, c);
+  }
+}
+
+function focusCell(c) {
+  const svg = $("board");
+  svg.querySelector(`.cell[data-cell="${app.cursor}"]`)?.setAttribute("tabindex", "-1");
+  app.cursor = c;
+  const g = svg.querySelector(`.cell[data-cell="${c}"]`);
+  if (g) { g.setAttribute("tabindex", "0"); g.focus(); }
+}
+
+/** A space was chosen: play at once, or with the two-step setting, mark it and wait for Confirm. */
+function pick(action, cell) {
+  if (!app.twoStep || (app.pending && app.pending.action === action)) return act(action, app.selected);
+  app.pending = { action, cell, card: app.selected };
+  renderGame();
 }
 
 function act(action, card) {
   const msg = { type: "act", action, version: app.version };
   if (card && isJack(card)) msg.card = card;
   send(msg);
-  app.selected = null;
+  app.selected = null; app.pending = null;
   beep([523], 0.05, "triangle");
 }
 
@@ -390,8 +677,8 @@ function renderScores(ul, view, names, nowSide) {
     for (let s = side; s < view.players; s += view.teams) members.push(names(s));
     items.push(el("li", { class: `score s${side}` + (side === nowSide ? " now" : ""), "data-side": side },
       badge(side),
-      el("span", { class: "who" }, el("b", {}, TEAM[side]), el("small", {}, members.join(", "))),
-      el("span", { class: "seqs", title: `${made} of ${need} sequence${need > 1 ? "s" : ""}` },
+      el("span", { class: "who" }, el("b", {}, teamName(side)), el("small", {}, members.join(", "))),
+      el("span", { class: "seqs", title: ngettext("{made} of {n} sequence", "{made} of {n} sequences", need, { made }) },
         el("span", { class: "pips" }, ...pips), `${made}/${need}`)));
   }
   ul.replaceChildren(...items);
@@ -403,11 +690,13 @@ function tickTimer() {
   const span = document.querySelector("#status .deadline");
   if (!app.room?.deadline || !span || $("game").hidden) return;
   const left = timerLeft(app.room);
-  span.textContent = `Timer ${left}s`;
+  span.textContent = _("Timer {s}s", { s: left });
   span.classList.toggle("low", left <= 10);
 }
 
 function timerLeft(room) { return Math.max(0, Math.round(room.deadline - Date.now() / 1000)); }
+
+const KIND_WORD = { remove: N_("remove"), wild: N_("wild"), dead: N_("dead") };
 
 /** The hand's cards as buttons (`cards`: each with its legal actions and whether it is dead):
  * dead cards marked, with their exchange (R5.1) next to them. */
@@ -418,20 +707,21 @@ function renderHand(v, cards) {
     const b = el("button", {
       type: "button", class: "card" + (isRed(card) ? " red" : "") + (card === app.selected ? " selected" : "") +
         (dead ? " dead" : "") + (plays.length ? " playable" : ""),
-      "data-card": card, "aria-pressed": card === app.selected,
-      "aria-label": `${cardLabel(card)}${kind ? ", " + kind : ""}, key ${i + 1}`, title: `key ${i + 1}`,
+      "data-card": card, "aria-pressed": card === app.selected, title: _("key {n}", { n: i + 1 }),
       on: { click: () => { app.selected = app.selected === card ? null : card; renderGame(); } },
-    }, el("span", { class: "rank" }, rankLabel(card)), el("span", { class: "suit" }, SYMBOL[card[1]]),
-    kind ? el("span", { class: "tag" }, kind) : null);
+    }, el("span", { class: "rank", "aria-hidden": "true" }, rankLabel(card)),
+    el("span", { class: "suit", "aria-hidden": "true" }, SYMBOL[card[1]]),
+    el("span", { class: "sr-only" }, cardWords(card) + (kind ? ", " : "")),
+    kind ? el("span", { class: "tag" }, _(KIND_WORD[kind])) : null, el("span", { class: "sr-only" }, ", " + _("key {n}", { n: i + 1 })));
     const slot = el("div", { class: "slot" }, b);
     if (exchange !== undefined) {
       slot.append(el("button", { type: "button", class: "exchange", "data-action": exchange,
-        title: "Exchange this dead card for a new one (R5.1)", on: { click: () => act(exchange) } }, "Exchange"));
+        title: _("Exchange this dead card for a new one (R5.1)"), on: { click: () => act(exchange) } }, _("Exchange")));
     }
     return slot;
   });
   $("hand").replaceChildren(...slots);
-  if (!v.hand) $("hand").append(el("p", { class: "muted" }, "Watching: hands are hidden."));
+  if (!v.hand) $("hand").append(el("p", { class: "muted" }, _("Watching: hands are hidden.")));
 }
 
 function renderGame() {
@@ -447,7 +737,9 @@ function renderGame() {
       for (let c = 0; c < 100; c++) if (app.layout[c] === app.selected) preview.add(c);
     }
   }
-  drawBoard($("board"), v, targets, (a) => act(a, app.selected), app.last, preview);
+  const p = app.pending;
+  if (p && (p.card !== app.selected || targets.get(p.cell) !== p.action)) app.pending = null;
+  drawBoard($("board"), v, targets, app.last, preview, movesSinceMyTurn());
 
   const over = !!v.termination, myTurn = !over && v.current_seat === me;
   const nowSide = over ? null : v.current_seat % sides;
@@ -458,22 +750,23 @@ function renderGame() {
   status.hidden = over;
   status.className = "status" + (nowSide === null ? "" : ` s${nowSide}`) + (myTurn ? " mine" : "");
   const owe = !myTurn && (v.legal_actions || []).length > 0;
-  const sub = myTurn ? (hand.length ? "Pick a card, then a highlighted space." : "Nothing to play: the turn passes.")
-    : owe ? "You have something to do: see the buttons under your hand."
-      : me === null ? "You are watching." : `You are ${TEAM[mySide]} (${LETTER[mySide]}).`;
+  const sub = myTurn ? (hand.length ? _("Pick a card, then a highlighted space.") : _("Nothing to play: the turn passes."))
+    : owe ? _("You have something to do: see the buttons under your hand.")
+      : me === null ? _("You are watching.") : _("You are {team} ({letter}).", { team: teamName(mySide), letter: LETTER[mySide] });
   const parts = [badge(nowSide ?? 0), el("div", { class: "what" },
-    el("strong", {}, myTurn ? "Your turn" : `${seatName(v.current_seat)}'s turn`), el("span", { class: "sub" }, sub))];
+    el("strong", { title: myTurn ? null : seatName(v.current_seat) }, myTurn ? _("Your turn") : _("{who}'s turn", { who: seatName(v.current_seat) })),
+    el("span", { class: "sub" }, sub))];
   if (room.deadline && !over) {
     const left = timerLeft(room);
-    parts.push(el("span", { class: "deadline" + (left <= 10 ? " low" : ""), title: "Turn timer" }, `Timer ${left}s`));
+    parts.push(el("span", { class: "deadline" + (left <= 10 ? " low" : ""), title: _("Turn timer") }, _("Timer {s}s", { s: left })));
   }
-  parts.push(el("span", { class: "pile", title: "Cards left in the draw pile" }, `Pile ${v.deck_size}`));
+  parts.push(el("span", { class: "pile", title: _("Cards left in the draw pile") }, _("Pile {n}", { n: v.deck_size })));
   status.replaceChildren(...parts);
   if (v.penalty_due.length) {
-    status.append(el("div", { class: "penalty" }, `Table-talk discards owed by ${v.penalty_due.map(seatName).join(", ")} (R6.1)`));
+    status.append(el("div", { class: "penalty" }, _("Table-talk discards owed by {who} (R6.1)", { who: v.penalty_due.map(seatName).join(", ") })));
   }
-  document.title = (myTurn ? "● Your turn · " : "") + "Sequence " + room.code;
-  if (myTurn && !app.wasMyTurn) beep([660, 880], 0.1);
+  document.title = (myTurn ? "● " + _("Your turn") + " · " : "") + "Sequence " + room.code;
+  if (myTurn && !app.wasMyTurn) { beep([660, 880], 0.1); announce(_("Your turn.")); }
   app.wasMyTurn = myTurn;
 
   // the hand is rebuilt only when what it shows changes: another seat's move must not replace the
@@ -486,9 +779,9 @@ function renderGame() {
   }
   let hint = "";
   if (app.selected) {
-    hint = targets.size ? (oneEyed(app.selected) ? "tap a chip to remove" : "tap a highlighted space")
-      : isDead(app.selected, v.board) ? "dead card: exchange it" : myTurn ? "" : "its spaces are outlined";
-  } else if (myTurn && hand.length) hint = "pick a card (keys 1-7)";
+    hint = targets.size ? (oneEyed(app.selected) ? _("tap a chip to remove") : _("tap a highlighted space"))
+      : isDead(app.selected, v.board) ? _("dead card: exchange it") : myTurn ? "" : _("its spaces are outlined");
+  } else if (myTurn && hand.length) hint = _("pick a card (keys 1-7)");
   $("hand-hint").textContent = hint ? "· " + hint : "";
 
   const buttons = [];
@@ -496,21 +789,39 @@ function renderGame() {
   for (const a of v.legal_actions || []) {
     if (a.id < 352 || seen.has(a.id)) continue;
     seen.add(a.id);
-    const label = a.id === 404 ? "Draw a card (R5.3)"
-      : `Discard ${cardLabel(a.name.slice(8))}` + (v.penalty_due.length ? " (R6.1)" : " (R5.5)");
+    const label = a.id === 404 ? _("Draw a card (R5.3)")
+      : _("Discard {card}", { card: cardLabel(a.name.slice(8)) }) + (v.penalty_due.length ? " (R6.1)" : " (R5.5)");
     buttons.push(el("button", { type: "button", class: a.id === 404 ? "primary" : "", "data-action": a.id,
       on: { click: () => act(a.id) } }, label));
   }
+  if (app.pending) {
+    const { action, cell, card } = app.pending;
+    const label = action >= 200 ? _("Confirm: Remove the chip on {cell}", { cell: cellName(cell) })
+      : _("Confirm: Play {card} on {cell}", { card: cardLabel(card), cell: cellName(cell) });
+    buttons.unshift(el("button", { type: "button", id: "confirm-btn", class: "primary", on: { click: () => act(action, card) } },
+      label),
+    el("button", { type: "button", id: "cancel-btn", on: { click: () => { app.pending = null; renderGame(); } } }, _("Cancel")));
+  }
   $("actions").replaceChildren(...buttons);
+  $("two-step").checked = app.twoStep;
 
-  $("players").replaceChildren(...room.seats.map((s) => el("li", { class: s.seat === v.current_seat && !over ? "turn" : "" },
-    badge(s.side),
-    el("span", { class: "who" }, `${s.name || "—"}`, s.seat === me ? el("span", { class: "tag you" }, "you") : null,
-      s.kind === "bot" ? el("span", { class: "tag" }, "bot") : null,
-      s.stand_in ? el("span", { class: "tag away" }, "bot stands in") : null,
-      s.kind === "human" && !s.connected ? el("span", { class: "tag away" }, "away") : null),
-    el("span", { class: "meta" }, `${v.hand_sizes[s.seat]} cards` +
-      (v.discards[s.seat].length ? " · last: " + v.discards[s.seat].slice(-3).map(cardLabel).join(" ") : "")))));
+  // the table: each seat with its hand size and its hand history, newest first; the moves made
+  // since your turn are in bold, as they are numbered on the board
+  const since = new Set(movesSinceMyTurn().map((m) => m.n));
+  $("players").replaceChildren(...room.seats.map((s) => {
+    const mine = app.moves.filter((m) => m.seat === s.seat).slice(-6).reverse();
+    const history = mine.map((m) => el("span", { class: "move" + (since.has(m.n) ? " new" : ""), "data-cell": m.cell },
+      shortMove(m.action)));
+    return el("li", { class: s.seat === v.current_seat && !over ? "turn" : "", "data-seat": s.seat },
+      badge(s.side),
+      el("span", { class: "who" }, `${s.name || "—"}`, s.seat === me ? el("span", { class: "tag you" }, _("you")) : null,
+        s.kind === "bot" ? el("span", { class: "tag" }, _("bot")) : null,
+        s.stand_in ? el("span", { class: "tag away" }, _("bot stands in")) : null,
+        s.kind === "human" && !s.connected ? el("span", { class: "tag away" }, _("away")) : null),
+      el("span", { class: "meta" }, ngettext("{n} card", "{n} cards", v.hand_sizes[s.seat])),
+      el("span", { class: "history", "aria-label": _("{who}'s plays, newest first", { who: s.name || _("seat {n}", { n: s.seat }) }) },
+        ...(history.length ? history : [el("span", { class: "muted" }, _("no plays yet"))])));
+  }));
 
   const calls = $("calls");
   calls.replaceChildren();
@@ -518,15 +829,15 @@ function renderGame() {
   if (teamSize >= 2 && me !== null && !over) {
     for (let side = 0; side < sides; side++) {
       if (side === mySide) continue;
-      calls.append(el("button", { type: "button", on: { click: () => send({ type: "call", side }) } }, `Call table talk on ${TEAM[side]}`));
+      calls.append(el("button", { type: "button", on: { click: () => send({ type: "call", side }) } }, _("Call table talk on {team}", { team: teamName(side) })));
     }
   }
   for (const c of room.calls) {
-    const line = el("div", {}, `${seatName(c.by)} calls table talk on ${TEAM[c.side]}. `);
+    const line = el("div", {}, _("{who} calls table talk on {team}.", { who: seatName(c.by), team: teamName(c.side) }) + " ");
     if (app.host) {
-      line.append(el("button", { type: "button", on: { click: () => send({ type: "rule", call: c.id, uphold: true }) } }, "Uphold"),
-        el("button", { type: "button", on: { click: () => send({ type: "rule", call: c.id, uphold: false }) } }, "Dismiss"));
-    } else line.append("Waiting for the host.");
+      line.append(el("button", { type: "button", on: { click: () => send({ type: "rule", call: c.id, uphold: true }) } }, _("Uphold")),
+        el("button", { type: "button", on: { click: () => send({ type: "rule", call: c.id, uphold: false }) } }, _("Dismiss")));
+    } else line.append(_("Waiting for the host."));
     calls.append(line);
   }
   $("calls-panel").hidden = teamSize < 2;
@@ -538,59 +849,308 @@ function renderGame() {
     box.className = "over" + (w === null ? "" : ` s${w}`);
     const names = [];
     if (w !== null) for (let s = w; s < v.players; s += sides) names.push(seatName(s));
-    const you = mySide === null ? "" : w === null ? "" : w === mySide ? " You win!" : " Better luck next time.";
-    $("over-text").textContent = w === null ? "Drawn game (R7.2)." : `${TEAM[w]} wins (R7.1): ${names.join(", ")}.${you}`;
+    const you = mySide === null ? "" : w === null ? "" : w === mySide ? " " + _("You win!") : " " + _("Better luck next time.");
+    $("over-text").textContent = w === null ? _("Drawn game (R7.2).")
+      : _("{team} wins (R7.1): {names}.", { team: teamName(w), names: names.join(", ") }) + you;
     $("record-link").href = `/api/rooms/${room.code}/record`;
+    renderOverExtras(room);
+    if (!app.over) announce($("over-text").textContent);
     if (!app.over) beep(w !== null && w === mySide ? [523, 659, 784, 1047] : [392, 330, 262], 0.14);
   }
   app.over = over;
+  renderFairLine(room, over);
+  renderMatch(room);
+}
+
+/** A move in a few characters, for the hand history: "7♥ d5", "J♠ ✕d5", "dead 7♥", "draw". */
+function shortMove(a) {
+  let m;
+  if ((m = /^(\w\w)@([a-j]\d)$/.exec(a))) return `${cardLabel(m[1])} ${oneEyed(m[1]) ? "✕" : ""}${m[2]}`;
+  if ((m = /^(dead|discard) (\w\w)$/.exec(a))) {
+    return m[1] === "dead" ? _("dead {card}", { card: cardLabel(m[2]) }) : _("discard {card}", { card: cardLabel(m[2]) });
+  }
+  return a === "draw" ? _("draw") : a;
+}
+
+/** A log line; one naming a cell shows it on the board when hovered, and its coordinate is a
+ * button that frames the cell until pressed again (keyboard and touch). */
+function logLine(text, cell, cls) {
+  const li = el("li", { class: cls });
+  const name = cell === null ? null : cellName(cell), at = name === null ? -1 : text.search(new RegExp(`\\b${name}\\b`));
+  if (at < 0) { li.append(text); return li; }
+  li.dataset.cell = cell;
+  li.append(text.slice(0, at), el("button", { type: "button", class: "coord", "data-cell": cell,
+    "aria-label": _("{cell}, show on the board", { cell: name }), title: _("Show on the board") }, name), text.slice(at + name.length));
+  return li;
 }
 
 function addLog(e) {
   if (!e || !e.text) return;
-  if (e.kind === "action") app.last = lastOf(e.action, e.seat) || app.last;
+  if (e.kind === "start") { app.moves = []; app.last = null; } // a rematch: the board starts afresh
+  let cell = null;
+  if (e.kind === "action") {
+    const at = lastOf(e.action, e.seat);
+    app.last = at || app.last;
+    cell = at ? at.cell : null;
+    app.moves.push({ n: e.n, seat: e.seat, action: e.action, cell, remove: !!at?.remove });
+    if (app.moves.length > 300) app.moves.shift();
+  }
   const log = $("log");
-  log.append(el("li", { class: e.kind === "action" && e.seat !== null ? `s${e.seat % (app.view?.teams || 1)}` : "" }, describe(e)));
+  log.append(logLine(describe(e), cell, e.kind === "action" && e.seat !== null ? `s${e.seat % (app.view?.teams || 1)}` : ""));
   while (log.children.length > 200) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
 }
 
+/** Moves and turns read out by screen readers (a polite live region; the last few lines kept). */
+function announce(text) {
+  const box = $("announce");
+  box.append(el("p", {}, text));
+  while (box.children.length > 3) box.firstChild.remove();
+}
+
 function addChat(line) {
   const chat = $("chat");
-  chat.append(el("li", {}, el("b", {}, (line.name || `seat ${line.seat}`) + ": "), line.text));
+  chat.append(el("li", {}, el("b", {}, (line.name || _("seat {n}", { n: line.seat })) + ": "), line.text));
   chat.scrollTop = chat.scrollHeight;
+}
+
+// ------------------------------------------------------------------ fair deals (docs/fairness.md)
+
+const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+const seenKey = () => "seq-seen-" + app.code;
+function seenCommitments() { try { return JSON.parse(localStorage.getItem(seenKey())) || []; } catch { return []; } }
+
+/** Remember a commitment shown before its seed is revealed: at the end this browser checks the
+ * seed against what it saw, not against what the server says afterwards. */
+function rememberCommitment(c) {
+  const seen = seenCommitments();
+  if (!seen.includes(c)) { seen.push(c); localStorage.setItem(seenKey(), JSON.stringify(seen.slice(-20))); }
+}
+
+function noteCommitment(room) {
+  const fair = room?.fairness;
+  if (!fair) return;
+  if (!fair.game || fair.game.commitment !== fair.commitment || room.status !== "over") rememberCommitment(fair.commitment);
+  if (fair.game && !fair.game.seed) rememberCommitment(fair.game.commitment);
+}
+
+/** This browser's share of a fair deal: 16 random bytes, answered to the server's request. */
+function contributeNonce(msg) {
+  rememberCommitment(msg.commitment);
+  const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
+  send({ type: "nonce", commitment: msg.commitment, nonce });
+}
+
+/** Check the revealed seed here: its SHA-256 must be the commitment shown before the deal. */
+async function checkSeed(game) {
+  const key = game.seed;
+  if (app.checked[key] !== undefined) return;
+  app.checked[key] = "checking";
+  let result;
+  if (!globalThis.crypto?.subtle) result = "unavailable";
+  else {
+    const bytes = new Uint8Array(game.seed.match(/../g).map((h) => parseInt(h, 16)));
+    const digest = hex(await crypto.subtle.digest("SHA-256", bytes));
+    result = digest !== game.commitment ? "mismatch" : seenCommitments().includes(digest) ? "ok" : "unseen";
+  }
+  app.checked[key] = result;
+  if (app.room) renderFairLine(app.room, app.room.status === "over");
+}
+
+function renderFairLine(room, over) {
+  const box = $("fair"), fair = room.fairness, game = fair?.game;
+  box.hidden = !game;
+  if (!game) return;
+  const short = game.commitment.slice(0, 16) + "…";
+  if (!over || !game.seed) {
+    box.className = "fair";
+    box.replaceChildren(_("Fair deal: commitment {hash}", { hash: short }));
+    box.title = game.commitment;
+    return;
+  }
+  checkSeed(game);
+  const mine = app.checked[game.seed];
+  const text = {
+    ok: _("Fair deal checked in your browser: the revealed seed's SHA-256 is the commitment shown before the deal ({hash})."),
+    unseen: _("The revealed seed's SHA-256 is the commitment {hash}, but this browser did not see it before the deal."),
+    mismatch: _("Warning: the revealed seed does not match the commitment {hash}!"),
+    unavailable: _("This browser cannot compute SHA-256 here (a secure page is needed); download the record and run sequence verify."),
+  }[mine] || _("Checking the revealed seed…");
+  const server = game.verify ? (game.verify.ok ? _("The server's check of the deck and every reshuffle: verified.")
+    : _("The server's check of the deck and reshuffles failed.")) : "";
+  box.className = "fair " + (mine === "ok" ? "ok" : mine === "mismatch" ? "bad" : "");
+  box.dataset.check = mine || "";
+  box.replaceChildren(fill(text, { hash: short }), " ", server);
+  box.title = game.commitment;
+}
+
+// ------------------------------------------------------------------ rematch and match
+
+function renderOverExtras(room) {
+  const sides = room.match.score.length, fair = room.fairness?.game;
+  $("rematch-btn").hidden = !app.host;
+  $("swap-btn").hidden = !app.host || sides !== 2 || !fair;
+  $("rematch-btn").disabled = $("swap-btn").disabled = !!room.fairness?.gathering;
+  $("analyse-btn").hidden = false;
+}
+
+function renderMatch(room) {
+  const m = room.match, box = $("match");
+  box.hidden = !m.games.length;
+  if (!m.games.length) return;
+  const score = m.score.map((n, s) => `${teamName(s)} ${n}`).join(" · ");
+  const lines = [el("strong", {}, _("Match score: {score}", { score })
+    + (m.draws ? " · " + ngettext("{n} draw", "{n} draws", m.draws) : ""))];
+  for (const g of m.games) {
+    if (g.swap_of === null || g.swap_of === undefined) continue;
+    const a = m.games[g.swap_of];
+    const vars = { a: a.game + 1, b: g.game + 1, ma: a.moves, mb: g.moves };
+    let text;
+    if (a.winner === null && g.winner === null) text = _("Same cards, sides exchanged: games {a} and {b} were both drawn.", vars);
+    else if (a.winner === g.winner) {
+      text = _("Same cards, sides exchanged: {team} won game {a} ({ma} moves) and game {b} ({mb} moves), so {team} played the cards better.",
+        { ...vars, team: teamName(g.winner) });
+    } else if (a.winner !== null && g.winner !== null) {
+      text = _("Same cards, sides exchanged: the side holding the same cards won game {a} ({ma} moves) and game {b} ({mb} moves), so the cards decided.", vars);
+    } else {
+      const res = (w) => (w === null ? _("drawn") : _("{team} wins", { team: teamName(w) }));
+      text = _("Same cards, sides exchanged: game {a}: {ra}; game {b}: {rb}.", { ...vars, ra: res(a.winner), rb: res(g.winner) });
+    }
+    lines.push(el("p", { class: "compare" }, text));
+  }
+  box.replaceChildren(...lines);
+}
+
+// ------------------------------------------------------------------ analysis
+
+/** Analyse the game just over: the server runs it in a worker process; we poll its progress. */
+async function analyse() {
+  if (app.analysing) return;
+  const game = app.room.match.games.length - 1, bar = $("analysis-progress");
+  app.analysing = game;
+  bar.hidden = false; bar.value = 0;
+  $("analyse-btn").disabled = true;
+  try {
+    const path = `/api/rooms/${app.code}/analysis`, query = "?game=" + game;
+    let job = await api("POST", path + query);
+    while (job.status === "queued" || job.status === "running") {
+      bar.max = Math.max(1, job.total); bar.value = job.done;
+      bar.setAttribute("aria-valuetext", _("move {n} of {total}", { n: job.done, total: job.total }));
+      await new Promise((r) => setTimeout(r, 500));
+      job = await api("GET", path + query);
+    }
+    if (job.status !== "done") throw new Error(job.error || _("The analysis failed."));
+    app.analysis = { game, result: job.result, frames: job.frames };
+    startReplay(await api("GET", `/api/rooms/${app.code}/replay` + query));
+  } catch (e) { toast(e.message); }
+  finally { app.analysing = null; bar.hidden = true; $("analyse-btn").disabled = false; }
+}
+
+/** The analysis labels (docs/analysis.md), for the catalogue. */
+const LABELS = [N_("missed win"), N_("missed block"), N_("blunder"), N_("mistake")];
+
+/** The winning-chances graph: each side's chance after each of its moves, labelled moves marked
+ * and clickable to jump the replay to them. Plain SVG, no library. */
+function drawAnalysis(data) {
+  const panel = $("analysis");
+  panel.hidden = !data;
+  if (!data) return;
+  const { result, frames } = data, moves = result.moves;
+  const W = 600, H = 160, pad = 8, n = Math.max(1, moves.length - 1);
+  const x = (i) => pad + (i / n) * (W - 2 * pad), y = (p) => pad + (1 - p) * (H - 2 * pad);
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chances", role: "img",
+    "aria-label": _("Winning chances after each move; labelled moves are marked") });
+  svg.append(el("line", { x1: pad, x2: W - pad, y1: y(0.5), y2: y(0.5), class: "mid" }));
+  for (let side = 0; side < result.sides; side++) {
+    const pts = moves.map((m, i) => [m, i]).filter(([m]) => m.side === side).map(([m, i]) => `${x(i).toFixed(1)},${y(m.after).toFixed(1)}`);
+    if (pts.length) svg.append(el("polyline", { points: pts.join(" "), class: `line s${side}` }));
+  }
+  const list = [];
+  moves.forEach((m, i) => {
+    if (!m.label) return;
+    const frame = frames[m.index], what = LABELS.includes(m.label) ? _(m.label) : m.label;
+    const name = _("{what}: {who}, move {n} ({move}), {before}% → {after}%", { what, who: app.replayNames[m.seat], n: m.index + 1,
+      move: m.move, before: Math.round(m.before * 100), after: Math.round(m.after * 100) });
+    const go = () => { stopPlaying(); jumpReplay(frame); };
+    svg.append(el("circle", { cx: x(i), cy: y(m.after), r: 6, class: `swing s${m.side}`, tabindex: 0, role: "button",
+      "aria-label": name, "data-frame": frame, on: { click: go, keydown: (ev) => { if (ev.key === "Enter") go(); } } }));
+    list.push(el("li", {}, el("button", { type: "button", "data-frame": frame, on: { click: go } }, name)));
+  });
+  const summary = result.summary.map((s) => _("{team}: accuracy {acc}, luck {luck}", { team: teamName(s.side),
+    acc: s.accuracy === null ? "—" : Math.round(s.accuracy * 100) + "%", luck: (s.luck >= 0 ? "+" : "") + Math.round(s.luck * 100) })).join(" · ");
+  $("analysis-graph").replaceChildren(svg);
+  $("analysis-summary").textContent = summary;
+  $("analysis-list").replaceChildren(...(list.length ? list : [el("li", { class: "muted" }, _("No move is labelled."))]));
 }
 
 // ------------------------------------------------------------------ replay
 
-function startReplay(frames) {
+/** Open a replay. The players' names come from the server's answer when it has them, else from
+ * the room this page is in; a record uploaded on its own names no one, so seats get their side's
+ * colour and a number ("Blue 1"). */
+function startReplay(data) {
+  const frames = data.frames, first = frames[0];
   app.frames = frames; app.frame = 0;
+  const names = data.names || (app.room && app.room.status !== "lobby" ? app.room.seats.map((s) => s.name) : null);
+  app.replayNames = Array.from({ length: first.players }, (_, s) =>
+    (names && names[s]) || `${teamName(s % first.teams)} ${Math.floor(s / first.teams) + 1}`);
   show(["replay"]);
+  drawAnalysis(app.analysis && data.game === app.analysis.game ? app.analysis : null);
   $("replay-slider").max = frames.length - 1;
+  $("replay-moves").replaceChildren(...frames.map((f, i) => el("li", {},
+    el("button", { type: "button", "data-step": i, on: { click: () => { stopPlaying(); jumpReplay(i); } } },
+      `${i}. ${frameWords(f)}`))));
+  renderFrame();
+}
+
+/** A replay frame's text starts with its action's notation: "seat 1: ks@b3; notes". */
+const FRAME_ACTION = /^seat (\d+): ((?:dead |discard )?[^\s;]+)/;
+
+/** A frame's step in words with names and card symbols: "Ann plays 7♥ on d5". */
+function frameWords(f) {
+  const nameOf = (s) => app.replayNames[s] || _("seat {n}", { n: s });
+  if (f.text === "deal") return _("The deal");
+  const m = FRAME_ACTION.exec(f.text);
+  return describe(m ? { kind: "action", seat: +m[1], action: m[2], text: f.text } : { kind: "table", text: f.text }, nameOf);
+}
+
+function jumpReplay(i) {
+  app.frame = Math.max(0, Math.min(app.frames.length - 1, i));
   renderFrame();
 }
 
 function stopPlaying() {
   clearInterval(app.playing); app.playing = null;
-  $("replay-play").textContent = "▶ Play";
+  $("replay-play").textContent = _("▶ Play");
 }
 
 function renderFrame() {
-  const f = app.frames[app.frame];
-  const m = /^seat (\d+): (\S+)/.exec(f.text);
-  drawBoard($("replay-board"), f, null, null, m ? lastOf(m[2], +m[1]) : null, null);
-  renderScores($("replay-scores"), f, (s) => `seat ${s}`, f.termination ? null : f.current_seat % f.teams);
-  $("replay-slider").value = app.frame;
-  $("replay-pos").textContent = `step ${app.frame} of ${app.frames.length - 1}`;
-  $("replay-text").textContent = f.text + (f.termination ? ` · ${f.winner === null ? "drawn" : TEAM[f.winner] + " wins"}` : "");
+  const f = app.frames[app.frame], names = app.replayNames;
+  const m = FRAME_ACTION.exec(f.text);
+  drawBoard($("replay-board"), f, null, m ? lastOf(m[2], +m[1]) : null, null);
+  renderScores($("replay-scores"), f, (s) => names[s], f.termination ? null : f.current_seat % f.teams);
+  const slider = $("replay-slider");
+  slider.value = app.frame;
+  slider.setAttribute("aria-valuetext", _("step {n}: {what}", { n: app.frame, what: frameWords(f) }));
+  $("replay-pos").textContent = _("step {n} of {total}", { n: app.frame, total: app.frames.length - 1 });
+  const result = f.winner === null ? _("drawn") : _("{team} wins", { team: teamName(f.winner) });
+  const end = f.termination ? " · " + result : "";
+  $("replay-text").textContent = frameWords(f) + end;
   $("replay-hands").replaceChildren(...f.hands.map((h, s) => el("li", {}, badge(s % f.teams),
-    el("span", { class: "who" }, `seat ${s}`), el("span", { class: "meta" }, h.map(cardLabel).join(" ")))));
+    el("span", { class: "who" }, names[s]), el("span", { class: "meta" }, h.map(cardLabel).join(" ")))));
+  const list = $("replay-moves");
+  list.querySelector("[aria-current]")?.removeAttribute("aria-current");
+  const item = list.children[app.frame]?.firstChild;
+  if (item) {
+    item.setAttribute("aria-current", "step");
+    const top = item.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - item.offsetHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
 }
 
-function stepReplay(d) {
-  app.frame = Math.max(0, Math.min(app.frames.length - 1, app.frame + d));
-  renderFrame();
-}
+function stepReplay(d) { jumpReplay(app.frame + d); }
 
 // ------------------------------------------------------------------ start
 
@@ -601,15 +1161,32 @@ document.addEventListener("keydown", (ev) => {
     if (ev.key === "ArrowRight") stepReplay(1);
     return;
   }
-  if ($("game").hidden || !app.view || !app.view.hand) return;
+  if ($("game").hidden || !app.view) return;
+  if (ev.key.startsWith("Arrow") && !$("board").contains(ev.target) && ev.target === document.body) {
+    ev.preventDefault();  // keyboard play: the arrows go to the board from anywhere outside a control
+    focusCell(app.cursor);
+    return;
+  }
+  if (ev.key === "Escape") {
+    if (app.spotSticky) setSpot(null, true);
+    if (app.pending) app.pending = null; else app.selected = null;
+    renderGame();
+    return;
+  }
+  if (!app.view.hand) return;
   if (/^[1-9]$/.test(ev.key)) {
     const card = app.view.hand[+ev.key - 1];
-    if (card) { app.selected = card; renderGame(); document.querySelector("#board .cell.target")?.focus(); }
-  } else if (ev.key === "Escape") { app.selected = null; renderGame(); }
-  else if (ev.key === "d" && app.view.legal_actions.some((a) => a.id === 404)) act(404);
+    if (card) {
+      app.selected = card; renderGame();
+      const first = document.querySelector("#board .cell.target") || document.querySelector("#board .cell.preview");
+      if (first) focusCell(+first.dataset.cell);
+    }
+  } else if (ev.key === "d" && app.view.legal_actions.some((a) => a.id === 404)) act(404);
 });
 
 async function main() {
+  await loadLanguage(pickLanguage());
+  setupLanguageSwitch();
   syncSoundButton();
   $("sound-btn").addEventListener("click", () => {
     sound.on = !sound.on;
@@ -625,8 +1202,8 @@ async function main() {
     if (free) sit(free.seat);
   });
   $("copy-btn").addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText($("share-link").href); toast("Link copied.", "info"); }
-    catch { getSelection().selectAllChildren($("share-link")); toast("Press Ctrl+C (or ⌘C) to copy.", "info"); }
+    try { await navigator.clipboard.writeText($("share-link").href); toast(_("Link copied."), "info"); }
+    catch { getSelection().selectAllChildren($("share-link")); toast(_("Press Ctrl+C (or ⌘C) to copy."), "info"); }
   });
   $("chat-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -635,15 +1212,18 @@ async function main() {
     ev.target.text.value = "";
   });
   $("start-btn").addEventListener("click", () => send({ type: "start" }));
+  $("rematch-btn").addEventListener("click", () => send({ type: "rematch" }));
+  $("swap-btn").addEventListener("click", () => send({ type: "rematch", swap: true }));
+  $("analyse-btn").addEventListener("click", analyse);
   $("replay-btn").addEventListener("click", async () => {
-    try { startReplay((await api("GET", `/api/rooms/${app.code}/replay`)).frames); } catch (e) { toast(e.message); }
+    try { startReplay(await api("GET", `/api/rooms/${app.code}/replay`)); } catch (e) { toast(e.message); }
   });
   $("replay-prev").addEventListener("click", () => { stopPlaying(); stepReplay(-1); });
   $("replay-next").addEventListener("click", () => { stopPlaying(); stepReplay(1); });
   $("replay-play").addEventListener("click", () => {
     if (app.playing) return stopPlaying();
     if (app.frame >= app.frames.length - 1) app.frame = 0;
-    $("replay-play").textContent = "⏸ Pause";
+    $("replay-play").textContent = _("⏸ Pause");
     app.playing = setInterval(() => { stepReplay(1); if (app.frame >= app.frames.length - 1) stopPlaying(); }, 700);
   });
   $("replay-close").addEventListener("click", () => {
@@ -652,6 +1232,37 @@ async function main() {
     if (app.room) render(); else show(["home"]);
   });
   $("replay-slider").addEventListener("input", (ev) => { stopPlaying(); app.frame = +ev.target.value; renderFrame(); });
+  const board = $("board");
+  board.addEventListener("keydown", boardKey);
+  board.addEventListener("click", (ev) => {
+    const cell = ev.target.closest(".cell");
+    if (!cell) return;
+    app.cursor = +cell.dataset.cell;
+    if (cell.dataset.action !== undefined) pick(+cell.dataset.action, app.cursor);
+  });
+  board.addEventListener("focusin", (ev) => {
+    const cell = ev.target.closest(".cell");
+    if (cell) app.cursor = +cell.dataset.cell;
+  });
+  // a log line or a hand-history entry frames its cell while pointed at; its coordinate button
+  // frames it until pressed again
+  for (const id of ["log", "players"]) {
+    $(id).addEventListener("mouseover", (ev) => {
+      const at = ev.target.closest("[data-cell]");
+      if (at && at.dataset.cell !== "" && !app.spotSticky) setSpot(+at.dataset.cell);
+    });
+    $(id).addEventListener("mouseleave", () => setSpot(null));
+  }
+  $("log").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button.coord");
+    if (b) setSpot(app.spotSticky && app.spot === +b.dataset.cell ? null : +b.dataset.cell, true);
+  });
+  $("two-step").addEventListener("change", (ev) => {
+    app.twoStep = ev.target.checked;
+    localStorage.setItem("seq-two-step", app.twoStep ? "1" : "0");
+    app.pending = null;
+    renderGame();
+  });
   setInterval(tickTimer, 1000);
   const m = /^\/r\/([A-Za-z0-9]+)/.exec(location.pathname);
   if (!m) { show(["home"]); return; }

@@ -1,0 +1,86 @@
+"""The fast engine against the C reference (``speedref.c``), measured in the same run.
+
+Builds ``speedref`` with the line in its header (``gcc -O2 -march=native``) into a temporary
+folder, then alternates rounds: the C program plays ``--games`` random two-player games, then
+``sequence bench --engine fast`` plays as many in this process. Both are counted per CPU-second
+of their own process (the C child's from ``getrusage``), so other load on the machine disturbs
+the ratio less; the median ratio over the rounds is reported, with the machine's load.
+
+    .venv/bin/python benchmarks/fast_vs_c.py --source ../shared/speedref/speedref.c --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from sequence_game.commands.bench import bench_fast
+from sequence_game.config import GameConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def build(source: Path, folder: Path) -> Path:
+    binary = folder / "speedref"
+    subprocess.run(["gcc", "-O2", "-march=native", "-o", str(binary), str(source)], check=True)
+    return binary
+
+
+def run_c(binary: Path, games: int, seed: int) -> float:
+    """Games per CPU-second of the C program (user + system time of the child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([str(binary), str(games), str(seed)], check=True, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if "games/s=" not in out.stdout:
+        raise RuntimeError(f"unexpected speedref output: {out.stdout!r}")
+    return games / max(cpu, 1e-9)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", type=Path, default=ROOT.parent / "shared" / "speedref" / "speedref.c")
+    parser.add_argument("--games", type=int, default=200_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    if not args.source.is_file():
+        print(f"no C reference at {args.source} (give --source)", file=sys.stderr)
+        return 2
+    config = GameConfig(players=2)
+    rounds = []
+    with tempfile.TemporaryDirectory() as folder:
+        binary = build(args.source, Path(folder))
+        for r in range(args.rounds):
+            c = run_c(binary, args.games, r + 1)
+            fast = bench_fast(config, args.games, r + 1)
+            rounds.append(
+                {
+                    "c_games_per_cpu_second": round(c),
+                    "fast_games_per_cpu_second": fast["games_per_second"],
+                    "ratio": round(fast["games_per_second"] / c, 3),
+                    "compile_seconds": fast["compile_seconds"],
+                }
+            )
+            print(json.dumps(rounds[-1]), file=sys.stderr, flush=True)
+    summary = {
+        "games_per_round": args.games,
+        "rounds": rounds,
+        "median_ratio": statistics.median(r["ratio"] for r in rounds),
+        "median_fast_games_per_second": statistics.median(r["fast_games_per_cpu_second"] for r in rounds),
+        "median_c_games_per_second": statistics.median(r["c_games_per_cpu_second"] for r in rounds),
+        "load_average": os.getloadavg(),
+        "cpus": os.cpu_count(),
+    }
+    print(json.dumps(summary, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

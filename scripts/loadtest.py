@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""Load test for ``sequence serve``: scripted websocket players in many rooms, plus idle sockets.
+
+Starts its own server on 127.0.0.1 (a SQLite file in a temporary directory, or ``--db URL``),
+then plays ``--games`` two-seat games, ``--rooms`` at a time, every seat a scripted client that
+answers each state with a random legal move at once. ``--idle`` spectator sockets sit in lobby
+rooms meanwhile, and ``--bot-rooms`` rooms of a person and eleven bots (``--bot-level``) think
+alongside, to measure how much they slow the others. It reports:
+
+* moves per second (actions sent by the scripted players, over the playing phase);
+* send-to-broadcast latency p50/p95/p99: from a player sending its move to each client of the
+  room (the sender included) receiving the resulting state;
+* errors (refusals, closed sockets, games that did not finish);
+* server memory (VmRSS) at the start, after the games, and after every finished room has left
+  memory (``/health``'s ``rooms_loaded``);
+* every finished game's record, fetched afterwards (so loaded again from the store) and replayed
+  through the engine: it must be legal and end as the players saw it end.
+
+``--workers N`` serves with ``sequence serve --workers N`` (PostgreSQL ``--db`` only): memory is
+then the sum over the worker processes, and the room counts the sums over the workers reached.
+
+Bounded: at most ``--seconds`` of play, 5,000 games and 2,000 sockets; loopback only. The load
+generator shares the machine with the server, so its own work is part of every figure.
+
+    python scripts/loadtest.py                       # 200 games, 50 rooms at a time, 200 idle sockets
+    python scripts/loadtest.py --games 1000 --idle 0 # memory after 1,000 finished games are evicted
+    python scripts/loadtest.py --bot-rooms 6 --bot-level mcts --rooms 1 --games 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+MAX_GAMES = 5000
+MAX_SOCKETS = 2000
+
+
+@dataclass
+class Tally:
+    moves: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    finished: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """(room code, the final view a player saw)."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def children(pid: int) -> list[int]:
+    """Direct child processes of ``pid`` (Linux ``/proc``)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+class Server:
+    """``sequence serve`` in a child process on loopback, limits opened for a load test."""
+
+    def __init__(self, db: str, bot_seconds: float, log: Path, workers: int = 1) -> None:
+        self.port = free_port()
+        limits = {
+            "rooms_burst": 100_000,
+            "rooms_per_minute": 1_000_000,
+            "finished_seconds": 1,
+            "sweep_seconds": 0.5,
+        }
+        cmd = [sys.executable, "-m", "sequence_game", "serve", "--port", str(self.port), "--db", db]
+        cmd += ["--bot-delay", "0", "--bot-seconds", str(bot_seconds), "--log-level", "warning"]
+        if workers > 1:
+            cmd += ["--workers", str(workers)]
+        self.workers = workers
+        for name, value in limits.items():
+            cmd += ["--limit", f"{name}={value}"]
+        self.proc = subprocess.Popen(cmd, stdout=log.open("ab"), stderr=subprocess.STDOUT)
+        self.http = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+
+    async def ready(self, client: httpx.AsyncClient) -> None:
+        for _ in range(300):
+            if self.proc.poll() is not None:
+                raise SystemExit(f"the server exited with {self.proc.returncode}")
+            try:
+                if (await client.get(f"{self.http}/health")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.1)
+        raise SystemExit("the server did not start within 30 s")
+
+    def rss_kb(self) -> int:
+        """The server's memory: with ``--workers`` the supervisor's and its worker processes'."""
+        pids = [self.proc.pid]
+        if self.workers > 1:
+            pids += children(self.proc.pid)
+        return sum(rss_kb(pid) for pid in pids)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+async def hello(server: Server, code: str, token: str | None) -> ClientConnection:
+    ws = await connect(f"{server.ws}/ws/{code}", max_size=2**22, open_timeout=20)
+    await ws.send(json.dumps({"type": "hello", "token": token}))
+    return ws
+
+
+async def play_seat(
+    ws: ClientConnection, seat: int, sent: dict[int, float], tally: Tally, rng: random.Random, code: str
+) -> dict[str, Any] | None:
+    """Answer every state with a random legal move; record latencies; return the final view."""
+    async for raw in ws:
+        now = time.perf_counter()
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind == "error":
+            tally.errors.append(f"{code} seat {seat}: {msg.get('code')}: {msg.get('message')}")
+            continue
+        if kind not in ("welcome", "state"):
+            continue
+        if kind == "state" and (msg.get("event") or {}).get("kind") == "action" and msg["version"] in sent:
+            tally.latencies.append(now - sent[msg["version"]])
+        view = msg.get("view")
+        if not view:
+            continue
+        if view["termination"] is not None:
+            return dict(view)
+        legal = view["legal_actions"]
+        if seat in view["seats_to_act"] and legal:
+            action = legal[rng.randrange(len(legal))]["id"]
+            sent[msg["version"] + 1] = time.perf_counter()
+            tally.moves += 1
+            await ws.send(json.dumps({"type": "act", "action": action, "version": msg["version"]}))
+    return None
+
+
+async def one_game(
+    server: Server, client: httpx.AsyncClient, tally: Tally, rng: random.Random, bots: str | None = None
+) -> None:
+    """A room from creation to its end: two scripted seats, or one and eleven bots."""
+    players = 12 if bots else 2
+    r = await client.post(f"{server.http}/api/rooms", json={"players": players, "name": "load"})
+    if r.status_code != 201:
+        tally.errors.append(f"create: {r.status_code} {r.text[:100]}")
+        return
+    code, tokens = r.json()["code"], [r.json()["token"]]
+    if not bots:
+        j = await client.post(f"{server.http}/api/rooms/{code}/seats/1", json={"name": "load"})
+        tokens.append(j.json()["token"])
+    sockets = [await hello(server, code, t) for t in tokens]
+    try:
+        if bots:
+            for seat in range(1, players):
+                await sockets[0].send(json.dumps({"type": "bot", "seat": seat, "level": bots}))
+        await sockets[0].send(json.dumps({"type": "start"}))
+        sent: dict[int, float] = {}
+        measured = tally if not bots else Tally()  # bot rooms are load, not the measurement
+        views = await asyncio.gather(
+            *(play_seat(ws, seat, sent, measured, rng, code) for seat, ws in enumerate(sockets))
+        )
+        if bots:
+            tally.errors += measured.errors
+        if views[0] is None:
+            tally.errors.append(f"{code}: the socket closed before the game ended")
+        else:
+            tally.finished.append((code, views[0]))
+    finally:
+        for ws in sockets:
+            await ws.close()
+
+
+async def check_records(server: Server, client: httpx.AsyncClient, tally: Tally) -> int:
+    """Every finished game's record, fetched again, must replay legally to the end the players saw."""
+    from sequence_game.records import replay
+
+    good = 0
+    for code, view in tally.finished:
+        r = await client.get(f"{server.http}/api/rooms/{code}/record")
+        if r.status_code != 200:
+            tally.errors.append(f"{code}: record {r.status_code}")
+            continue
+        record = r.json()
+        result = replay(record)
+        if not result.ok or result.state.outcome() is None:
+            tally.errors.append(f"{code}: the record does not replay: {result}")
+        elif record["result"]["winner"] != view["winner"] or record["result"]["end"] != view["termination"]:
+            tally.errors.append(f"{code}: the record's result differs from what the players saw")
+        else:
+            good += 1
+    return good
+
+
+async def evicted(server: Server, client: httpx.AsyncClient, left: int, wait: float) -> dict[str, Any]:
+    """Wait (at most ``wait`` seconds) until no more than ``left`` rooms are loaded; ``/health``
+    (with ``--workers``, the sums over the workers that answered a burst of fresh connections)."""
+    waited = time.perf_counter()
+    while True:
+        health: dict[str, Any] = (await client.get(f"{server.http}/health")).json()
+        if server.workers > 1:
+            seen = {health["pid"]: health}
+            for _ in range(20 * server.workers):
+                async with httpx.AsyncClient(timeout=10) as fresh:
+                    one = (await fresh.get(f"{server.http}/health")).json()
+                seen[one["pid"]] = one
+            for key in ("rooms_loaded", "rooms_evicted", "rooms_alive"):
+                health[key] = sum(h[key] for h in seen.values())
+            health["workers_seen"] = len(seen)
+        if health["rooms_loaded"] <= left or time.perf_counter() - waited > wait:
+            return health
+        await asyncio.sleep(0.5)
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    tmp = Path(tempfile.mkdtemp(prefix="sequence-load-"))
+    db = args.db or str(tmp / "load.db")
+    server = Server(db, args.bot_seconds, tmp / "server.log", args.workers)
+    tally = Tally()
+    idle: list[ClientConnection] = []
+    out: dict[str, Any] = {}
+    limits = httpx.Limits(max_connections=200)
+    try:
+        async with httpx.AsyncClient(timeout=30, limits=limits) as client:
+            await server.ready(client)
+            await asyncio.sleep(1.0)
+            out["rss_start_mb"] = server.rss_kb() / 1024
+            for _ in range(args.warmup):  # first use loads modules and fills caches once for all
+                await one_game(server, client, Tally(), rng)
+            if args.warmup:
+                await evicted(server, client, 0, args.evict_wait)
+                out["rss_warm_mb"] = server.rss_kb() / 1024
+            for i in range(args.idle):  # idle spectators, ten to a lobby room
+                if i % 10 == 0:
+                    r = await client.post(f"{server.http}/api/rooms", json={"players": 2})
+                    lobby = r.json()["code"]
+                idle.append(await hello(server, lobby, None))
+            bot_tasks = [
+                asyncio.create_task(one_game(server, client, tally, rng, bots=args.bot_level))
+                for _ in range(args.bot_rooms)
+            ]
+            if bot_tasks:
+                await asyncio.sleep(2.0)  # let the bots start thinking
+            start = time.perf_counter()
+            queue = iter(range(args.games))
+            deadline = start + args.seconds
+
+            async def lane() -> None:
+                for _ in queue:
+                    if time.perf_counter() > deadline:
+                        return
+                    try:
+                        await one_game(server, client, tally, rng)
+                    except Exception as exc:  # noqa: BLE001 - counted, and the run goes on
+                        tally.errors.append(f"game: {type(exc).__name__}: {exc}")
+
+            await asyncio.gather(*(lane() for _ in range(args.rooms)))
+            elapsed = time.perf_counter() - start
+            for task in bot_tasks:
+                task.cancel()
+            out.update(
+                games=len(tally.finished),
+                seconds=elapsed,
+                moves=tally.moves,
+                moves_per_s=tally.moves / elapsed,
+                latency_ms={
+                    "p50": 1000 * percentile(tally.latencies, 50),
+                    "p95": 1000 * percentile(tally.latencies, 95),
+                    "p99": 1000 * percentile(tally.latencies, 99),
+                    "mean": 1000 * statistics.fmean(tally.latencies) if tally.latencies else float("nan"),
+                },
+                rss_after_games_mb=server.rss_kb() / 1024,
+            )
+            for ws in idle:
+                await ws.close()
+            idle.clear()
+            health = await evicted(server, client, args.bot_rooms, args.evict_wait)
+            out["rooms_loaded_after_eviction"] = health["rooms_loaded"]
+            out["rooms_evicted"] = health.get("rooms_evicted")
+            out["room_objects_alive"] = health.get("rooms_alive")
+            out["workers_seen"] = health.get("workers_seen", 1)
+            out["rss_after_eviction_mb"] = server.rss_kb() / 1024
+            out["records_replayed"] = await check_records(server, client, tally)
+    finally:
+        for ws in idle:
+            await ws.close()
+        server.stop()
+    out["errors"] = len(tally.errors)
+    out["first_errors"] = tally.errors[:5]
+    return out
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=200, help="two-seat games to play in all (default 200)")
+    p.add_argument("--rooms", type=int, default=50, help="games at a time (default 50)")
+    p.add_argument("--idle", type=int, default=200, help="idle spectator sockets (default 200)")
+    p.add_argument("--bot-rooms", type=int, default=0, help="rooms of one player and eleven bots alongside")
+    p.add_argument("--bot-level", default="mcts", help="the bots of --bot-rooms (default mcts)")
+    p.add_argument("--bot-seconds", type=float, default=1.0, help="the server's --bot-seconds (default 1.0)")
+    p.add_argument("--db", help="a database URL instead of a fresh SQLite file (must be on loopback)")
+    p.add_argument(
+        "--workers", type=int, default=1, help="the server's --workers (more than 1: --db PostgreSQL)"
+    )
+    p.add_argument("--seconds", type=float, default=300, help="stop starting games after this (default 300)")
+    p.add_argument("--evict-wait", type=float, default=60, help="wait this long for rooms to leave memory")
+    p.add_argument("--warmup", type=int, default=2, help="games played (and evicted) before measuring")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    if not 0 < args.games <= MAX_GAMES:
+        p.error(f"--games must be 1..{MAX_GAMES}")
+    if args.rooms * 2 + args.idle + args.bot_rooms > MAX_SOCKETS:
+        p.error(f"at most {MAX_SOCKETS} sockets")
+    if args.db and "://" in args.db:
+        host = httpx.URL(args.db.replace("+psycopg", "")).host
+        if host not in ("127.0.0.1", "localhost", "::1", ""):
+            p.error("--db must be on loopback: the load test never leaves this machine")
+    out = asyncio.run(run(args))
+    out["cpus"] = os.cpu_count()
+    print(json.dumps(out, indent=2))
+    return 1 if out["errors"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

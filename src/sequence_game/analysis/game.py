@@ -1,0 +1,402 @@
+"""Post-game analysis of a record: every move's winning chances, the strongest bot's preference,
+labels, and each side's luck kept apart from its decisions (``docs/analysis.md``).
+
+Per move of seat ``m`` (side ``s``), all from ``m``'s view before the move:
+
+- ``before``: ``s``'s chance after the best of the candidates (the actual play, the strongest
+  bot's play, a winning play, a block of a winning threat);
+- ``after``: its chance after the actual play, the card it then draws still unknown;
+- ``loss = before - after`` (>= 0): what the decision cost;
+- ``after_draw``: its chance after the actual play with the card really drawn;
+- ``luck = after_draw - after``: what the draw was worth.
+
+So ``after_draw = before - loss + luck`` for every move, and a side's figures add up over the
+game: ``start + decisions + luck + others = result`` (:class:`SideSummary`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+
+from ..actions import DEAD, DRAW, WILD, action_name_for
+from ..bots import Bot, Limit, make_bot
+from ..bots.base import forced_action
+from ..bots.evaluation import Board, threats
+from ..cards import Card, card_name
+from ..config import GameConfig
+from ..state import EV_PENALTY, EV_RESHUFFLE, GameState
+from ..views import PlayerView
+from .estimate import drawn_card, estimate, played_card
+
+MISTAKE: Final = 0.10
+"""A decision that loses at least this much winning chance (10 percentage points) is a mistake."""
+BLUNDER: Final = 0.25
+"""... and at least this much, a blunder."""
+MISSED: Final = 0.10
+"""A missed win or a missed block is labelled only when it loses at least this much."""
+STRONGEST_BOT: Final = "mcts"
+"""The strongest bot of the ladder (``docs/bots.md``): its play is the one recommended."""
+
+Progress = Callable[[int, int], None]
+"""Called with (moves done, moves in all) as the analysis goes (for progress bars)."""
+
+
+class AnalysisError(ValueError):
+    """A record that cannot be analysed (malformed, or with an illegal action)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The work spent on each move: ``seconds`` (all of it, the bot's share included) and at most
+    ``samples`` sampled worlds; without ``seconds`` the result depends only on the seed."""
+
+    seconds: float | None = 1.0
+    samples: int = 64
+    total: float | None = 90.0
+    """With ``seconds``: a long game gets less time a move, ``total / actions``, so that the whole
+    analysis stays near ``total`` seconds."""
+    bot_share: float = 0.3
+    """The part of ``seconds`` the strongest bot searches for its preferred play."""
+    bot_simulations: int = 150
+    """The bot's budget in sampled worlds (its limit without ``seconds``; with it, whichever
+    comes first)."""
+
+    def __post_init__(self) -> None:
+        for name, value in (("seconds", self.seconds), ("total", self.total)):
+            if value is not None and not value > 0:
+                raise ValueError(f"{name} must be positive, not {value!r}")
+        if self.samples < 1 or self.bot_simulations < 1:
+            raise ValueError("samples and bot simulations must be at least 1")
+
+
+@dataclass(frozen=True)
+class MoveAnalysis:
+    """One action of the record, judged from its mover's view."""
+
+    index: int
+    """Its 0-based index into the record's ``actions``."""
+    turn: int
+    seat: int
+    side: int
+    move: str
+    """The action in notation (``7h@e4``, ``jd@a2``, ``dead:as``, ``draw``)."""
+    decision: bool
+    """Whether there was a choice (not a single legal action, a dead card or an owed draw)."""
+    before: float
+    after: float
+    loss: float
+    drawn: str | None
+    after_draw: float
+    luck: float
+    best: str | None
+    """The strongest bot's preferred play (decisions only)."""
+    best_chance: float | None
+    label: str | None
+    """``missed win``, ``missed block``, ``blunder``, ``mistake`` or ``None``."""
+    accuracy: float | None
+    samples: int
+
+
+@dataclass(frozen=True)
+class SideSummary:
+    """A side's account: ``start + decisions + luck + others == result`` exactly, where
+    ``decisions`` is minus its moves' losses, ``luck`` the sum of its draws' luck and ``others``
+    everything between its moves (the other sides' plays and draws, and sampling noise)."""
+
+    side: int
+    moves: int
+    decisions_made: int
+    accuracy: float | None
+    start: float
+    decisions: float
+    luck: float
+    others: float
+    result: float
+    labels: dict[str, int]
+
+
+@dataclass
+class GameAnalysis:
+    players: int
+    sides: int
+    budget: Budget
+    moves: list[MoveAnalysis] = field(default_factory=list)
+    sides_summary: list[SideSummary] = field(default_factory=list)
+    winner: int | None = None
+    over: bool = False
+    seconds: float = 0.0
+
+    def swings(self, count: int = 3) -> list[MoveAnalysis]:
+        """The moves whose decision or draw changed their mover's chances most."""
+        return sorted(self.moves, key=lambda m: -max(m.loss, abs(m.luck)))[:count]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "sides": self.sides,
+            "over": self.over,
+            "winner": self.winner,
+            "budget": asdict(self.budget),
+            "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER, "missed": MISSED},
+            "seconds": round(self.seconds, 3),
+            "moves": [asdict(m) for m in self.moves],
+            "summary": [asdict(s) for s in self.sides_summary],
+            "swings": [m.index for m in self.swings()],
+        }
+
+
+def move_accuracy(loss: float) -> float:
+    """0-100 from a loss of winning chance, on the exponential curve lichess publishes for its
+    accuracy: 100 for no loss, 64 for 0.10, 32 for 0.25."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-4.354 * loss) - 3.1669))
+
+
+# ----------------------------------------------------------------------------- walking a record
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a replayed record with the state just before it."""
+
+    index: int
+    state: GameState
+    seat: int
+    action: int
+    card: Card | None
+
+
+def steps(source: str | bytes | Path | dict[str, Any]) -> tuple[GameConfig, GameState, list[Step]]:
+    """Replay a record and give every action with a copy of the state just before it."""
+    from ..records import RecordError, replay
+
+    try:
+        result = replay(source)
+    except RecordError as exc:
+        raise AnalysisError(f"malformed record: {exc}") from None
+    if not result.ok:
+        raise AnalysisError(f"illegal action {result.index}: {result.rule}: {result.error}")
+    final = result.state
+    history = final.history
+    piles = iter([tuple(ev[1]) for ev in history if ev[0] == EV_RESHUFFLE])
+    state = GameState(final.config, final.initial_deck, final.dealer, reshuffle_source=lambda _: next(piles))
+    out: list[Step] = []
+    index = 0  # record actions: every history entry but passes and lost draws
+    for event in history:
+        kind = event[0]
+        if kind >= 0:
+            seat, action, card = event
+            jack = card if WILD <= action < DEAD else None
+            out.append(Step(index, state.copy(), seat, action, jack))
+            state.apply(action, seat, card=jack)
+            index += 1
+        elif kind == EV_PENALTY:
+            state.call_table_talk(event[1])
+            index += 1
+        elif kind == EV_RESHUFFLE:
+            index += 1
+    return final.config, state, out
+
+
+# ----------------------------------------------------------------------------- labels
+
+
+def winning_plays(view: PlayerView) -> list[int]:
+    """The view's plays that win the game at once (R7.1)."""
+    board = Board.of_view(view)
+    need = view.config.sequences_to_win
+    return [
+        a for a in view.legal_actions if a < DEAD and board.after(a, view.side).sequences[view.side] >= need
+    ]
+
+
+def winning_threats(board: Board, side: int, need: int) -> list[int]:
+    """Cells where one more chip of ``side`` wins the game (R7.1)."""
+    return [c for c in threats(board, side) if board.after(c, side).sequences[side] >= need]
+
+
+def _threatened(board: Board, me: int, sides: int, need: int) -> bool:
+    return any(winning_threats(board, t, need) for t in range(sides) if t != me)
+
+
+def blocking_plays(view: PlayerView) -> list[int]:
+    """When another side threatens to win next (a winning four), the plays that leave no such
+    threat (R5.2: its card or a two-eyed jack on the space, a one-eyed jack on one of its chips)."""
+    board = Board.of_view(view)
+    need, sides, me = view.config.sequences_to_win, view.config.sides, view.side
+    if not _threatened(board, me, sides, need):
+        return []
+    return [
+        a for a in view.legal_actions if a < DEAD and not _threatened(board.after(a, me), me, sides, need)
+    ]
+
+
+def label_of(view: PlayerView, action: int, loss: float) -> str | None:
+    """The label of a decision that lost ``loss`` (``docs/analysis.md``)."""
+    if loss >= MISSED and winning_plays(view) and action not in winning_plays(view):
+        return "missed win"
+    if loss >= MISSED and blocking_plays(view) and action not in blocking_plays(view):
+        return "missed block"
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    return None
+
+
+# ----------------------------------------------------------------------------- the analysis
+
+
+def analyze_record(
+    source: str | bytes | Path | dict[str, Any],
+    budget: Budget | None = None,
+    *,
+    seed: int = 0,
+    bot: str = STRONGEST_BOT,
+    progress: Progress | None = None,
+) -> GameAnalysis:
+    """Analyse every action of a record (``docs/analysis.md``); ``progress`` is called after each.
+
+    Raises :class:`AnalysisError` for a malformed record or one with an illegal action.
+    """
+    budget = budget or Budget()
+    started = time.perf_counter()
+    config, final, walk = steps(source)
+    rng = random.Random(seed)
+    adviser = make_bot(bot, seed=seed)
+    if budget.seconds is not None and budget.total is not None and walk:
+        budget = replace(budget, seconds=min(budget.seconds, budget.total / len(walk)))
+    analysis = GameAnalysis(config.players, config.sides, budget)
+    for done, step in enumerate(walk, start=1):
+        after = walk[done].state if done < len(walk) else final
+        analysis.moves.append(_analyse_move(step, after, budget, rng, adviser))
+        if progress is not None:
+            progress(done, len(walk))
+    outcome = final.outcome()
+    analysis.over = outcome is not None
+    analysis.winner = outcome.winner if outcome else None
+    analysis.sides_summary = [_summary(analysis, s, final) for s in range(config.sides)]
+    analysis.seconds = time.perf_counter() - started
+    return analysis
+
+
+def analyse_move(
+    state: GameState,
+    action: int,
+    *,
+    seat: int | None = None,
+    card: Card | None = None,
+    budget: Budget | None = None,
+    seed: int = 0,
+    bot: str = STRONGEST_BOT,
+) -> MoveAnalysis:
+    """Judge one action in a position (a constructed one too): the position is played on a copy,
+    so the card really drawn comes from ``state``'s own draw pile."""
+    seat = state.current_seat if seat is None else seat
+    after = state.copy()
+    after.apply(action, seat, card=card)
+    step = Step(0, state.copy(), seat, action, card)
+    return _analyse_move(step, after, budget or Budget(), random.Random(seed), make_bot(bot, seed=seed))
+
+
+def _analyse_move(
+    step: Step, after_state: GameState, budget: Budget, rng: random.Random, adviser: Bot
+) -> MoveAnalysis:
+    """One action judged from its mover's view; ``after_state`` is the real state after it."""
+    state, seat = step.state, step.seat
+    view = state.view(seat)
+    played = played_card(state, seat, step.action, step.card)
+    real_draw = drawn_card(view.hand, played, after_state.hand(seat))
+    start = time.perf_counter()
+    seconds = budget.seconds
+    decision = step.action != DRAW and forced_action(view) is None
+    best: int | None = None
+    if decision:
+        limit = Limit(
+            seconds=seconds * budget.bot_share if seconds is not None else None,
+            simulations=budget.bot_simulations,
+        )
+        best = adviser.select_action(view, limit)
+    candidates: dict[int, Card | None] = {step.action: step.card}
+    if decision:
+        for extra in (best, *winning_plays(view)[:1], *blocking_plays(view)[:1]):
+            if extra is not None and extra not in candidates:
+                candidates[extra] = None
+    deadline = start + seconds if seconds is not None else math.inf
+    est = estimate(
+        view,
+        list(candidates.items()),
+        (step.action, step.card),
+        real_draw,
+        rng,
+        budget.samples,
+        deadline,
+    )
+    after = est.by_action[step.action]
+    before = max(est.by_action.values())
+    loss = before - after
+    after_draw = est.with_real_draw if est.with_real_draw is not None else after
+    return MoveAnalysis(
+        index=step.index,
+        turn=state.turn,
+        seat=seat,
+        side=view.side,
+        move=_name(step.action, step.card, view.hand),
+        decision=decision,
+        before=before,
+        after=after,
+        loss=loss,
+        drawn=card_name(real_draw) if real_draw is not None else None,
+        after_draw=after_draw,
+        luck=after_draw - after,
+        best=_name(best, None, view.hand) if best is not None else None,
+        best_chance=est.by_action.get(best) if best is not None else None,
+        label=label_of(view, step.action, loss) if decision else None,
+        accuracy=move_accuracy(loss) if decision else None,
+        samples=est.samples,
+    )
+
+
+def _name(action: int, card: Card | None, hand: tuple[Card, ...]) -> str:
+    """The notation of an action, naming the jack really played."""
+    return action_name_for(action, [card] if card is not None else hand)
+
+
+def _summary(analysis: GameAnalysis, side: int, final: GameState) -> SideSummary:
+    moves = [m for m in analysis.moves if m.side == side]
+    decisions = [m for m in moves if m.decision]
+    outcome = final.outcome()
+    if outcome is None:
+        result = moves[-1].after_draw if moves else 0.5
+    else:
+        result = 0.5 if outcome.winner is None else float(outcome.winner == side)
+    start = moves[0].before if moves else result
+    lost = -sum(m.loss for m in moves)
+    luck = sum(m.luck for m in moves)
+    labels: dict[str, int] = {}
+    for m in moves:
+        if m.label:
+            labels[m.label] = labels.get(m.label, 0) + 1
+    accuracy = sum(m.accuracy or 0.0 for m in decisions) / len(decisions) if decisions else None
+    return SideSummary(
+        side=side,
+        moves=len(moves),
+        decisions_made=len(decisions),
+        accuracy=accuracy,
+        start=start,
+        decisions=lost,
+        luck=luck,
+        others=result - start - lost - luck,
+        result=result,
+        labels=labels,
+    )
+
+
+def iter_labelled(analysis: GameAnalysis) -> Iterator[MoveAnalysis]:
+    """The labelled moves, in game order (for replays that mark them)."""
+    return (m for m in analysis.moves if m.label)

@@ -1,0 +1,302 @@
+"""The players' languages (English, Spanish, Danish): choosing one, and text in it.
+
+Messages are standard gettext catalogues (``locale/<lang>/LC_MESSAGES/sequence.mo``) read with the
+standard library's :mod:`gettext`, so nothing here needs Babel at run time; Babel only extracts and
+compiles them (``scripts/i18n_catalogs.py``). English is the source language: an English message is
+its own msgid and needs no catalogue. Rule numbers (``R5.2``) are the same in every language.
+
+The interfaces pick a language once (:func:`choose_language`, :func:`set_language`) and call
+:func:`_` / :func:`ngettext`; code that serves several languages at once (a server with one seat
+in Danish and one in Spanish) asks :func:`translation` for each.
+
+>>> choose_language("da"), choose_language(None, {"LANG": "es_ES.UTF-8"}), choose_language(None, {})
+('da', 'es', 'en')
+>>> card_label("7h", "en"), card_label("7h", "es"), card_label("7h", "da")
+('7 of hearts', '7 de corazones', 'hjerter 7')
+>>> notation_label("dead ks", "da"), describe_action("Ann", "jd@e4", "es")
+('død K♠', 'Ann juega J♦ en e4')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gettext as _gettext
+import os
+import re
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+from .cards import SUIT_SYMBOLS, Card, card_name, is_one_eyed, parse_card
+
+DOMAIN: Final = "sequence"
+LOCALE_DIR: Final = Path(__file__).with_name("locale")
+#: The languages players can choose, English first: it is the default and the source language.
+LANGUAGES: Final[tuple[str, ...]] = ("en", "es", "da")
+DEFAULT_LANGUAGE: Final = "en"
+#: Each language's name in itself, for a language switcher.
+LANGUAGE_NAMES: Final[Mapping[str, str]] = {"en": "English", "es": "Español", "da": "Dansk"}
+#: The locale variables that name the language of messages, strongest first (POSIX order).
+LOCALE_VARIABLES: Final = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+_active: str = DEFAULT_LANGUAGE
+
+
+def N_(message: str) -> str:
+    """Mark a message for the catalogue without translating it yet (it is translated where shown)."""
+    return message
+
+
+def normalize_language(tag: str) -> str | None:
+    """The supported language a locale name or language tag means, or None.
+
+    ``"da_DK.UTF-8"``, ``"da-DK"`` and ``"DA"`` all mean ``"da"``; ``"C"``, ``"POSIX"`` and
+    languages without a catalogue (``"fr_FR"``) mean none.
+    """
+    code = tag.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    return code if code in LANGUAGES else None
+
+
+def choose_language(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: ``--lang`` if given, else the locale's (``LC_ALL``, then
+    ``LC_MESSAGES``, then ``LANG``: the first that is set decides), else English.
+
+    A ``--lang`` value that is not a supported language is an error (the player asked for it);
+    a locale without a catalogue quietly falls back to English, as every gettext program does.
+    """
+    if option is not None:
+        lang = normalize_language(option)
+        if lang is None:
+            raise ValueError(f"unknown language {option!r}: choose one of {', '.join(LANGUAGES)}")
+        return lang
+    env = os.environ if environ is None else environ
+    for name in LOCALE_VARIABLES:
+        value = env.get(name, "")
+        if value:
+            return normalize_language(value) or DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+@cache
+def translation(lang: str) -> _gettext.NullTranslations:
+    """The catalogue of ``lang`` (English: the identity). A missing catalogue is a packaging fault,
+    so it raises instead of silently speaking English."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+    if lang == DEFAULT_LANGUAGE:
+        return _gettext.NullTranslations()
+    return _gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang])
+
+
+def set_language(lang: str) -> None:
+    """Make ``lang`` the language of :func:`_` and :func:`ngettext` (the CLI calls this once)."""
+    global _active  # noqa: PLW0603 - one language per terminal session, chosen at start
+    translation(lang)  # fail now, not at the first message
+    _active = lang
+
+
+def get_language() -> str:
+    return _active
+
+
+def _(message: str) -> str:
+    """``message`` in the active language."""
+    return translation(_active).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form for ``n``, in the active language."""
+    return translation(_active).ngettext(singular, plural, n)
+
+
+def gettext_in(lang: str | None, message: str) -> str:
+    """``message`` in ``lang`` (None: the active language)."""
+    return translation(lang or _active).gettext(message)
+
+
+# ---------------------------------------------------------------------------- cards and notation
+
+#: Rank words; the number cards are their numbers in every language.
+RANK_WORDS: Final[Mapping[str, str]] = {"j": N_("Jack"), "q": N_("Queen"), "k": N_("King"), "a": N_("Ace")}
+SUIT_WORDS: Final[Mapping[str, str]] = {
+    "s": N_("spades"),
+    "h": N_("hearts"),
+    "d": N_("diamonds"),
+    "c": N_("clubs"),
+}
+
+
+def _card_code(card: Card | str) -> str:
+    return card_name(card) if isinstance(card, int) else card_name(parse_card(card))
+
+
+def card_short(card: Card | str) -> str:
+    """The card as printed on the board and in the hand (``10♥``, ``J♠``): the same in every language."""
+    code = _card_code(card)
+    return ("10" if code[0] == "t" else code[0].upper()) + SUIT_SYMBOLS[code[1]]
+
+
+def rank_word(card: Card | str, lang: str | None = None) -> str:
+    code = _card_code(card)
+    if code[0] in RANK_WORDS:
+        return gettext_in(lang, RANK_WORDS[code[0]])
+    return "10" if code[0] == "t" else code[0]
+
+
+def suit_word(card: Card | str, lang: str | None = None) -> str:
+    return gettext_in(lang, SUIT_WORDS[_card_code(card)[1]])
+
+
+def card_label(card: Card | str, lang: str | None = None) -> str:
+    """The card in words, for screen readers and the rules: "7 of hearts", "7 de corazones",
+    "hjerter 7" (Danish names the suit first)."""
+    return gettext_in(lang, "{rank} of {suit}").format(rank=rank_word(card, lang), suit=suit_word(card, lang))
+
+
+def notation_label(action: str, lang: str | None = None) -> str:
+    """A move's notation (``7h@e4``, ``dead 7h``, ``discard 7h``, ``draw``) in a few characters with
+    the notation's words translated: "7♥ e4", "J♠ ✕e4" (a removal), "død 7♥", "draw"."""
+    text = action.strip()
+    if "@" in text:
+        card, cell = text.split("@", 1)
+        return f"{card_short(card)} {'✕' if is_one_eyed(parse_card(card)) else ''}{cell}"
+    word, _sep, card = text.partition(" ")
+    if word == "dead" and card:
+        return gettext_in(lang, "dead {card}").format(card=card_short(card))
+    if word == "discard" and card:
+        return gettext_in(lang, "discard {card}").format(card=card_short(card))
+    if text == "draw":
+        return gettext_in(lang, "draw")
+    return text
+
+
+def describe_action(who: str, action: str, lang: str | None = None) -> str:
+    """A move in a sentence with the player's name: "Ann plays 7♥ on e4" (the web page's move log
+    says the same, from the same catalogue)."""
+    text = action.strip()
+    if "@" in text:
+        card, cell = text.split("@", 1)
+        if is_one_eyed(parse_card(card)):
+            message = gettext_in(lang, "{who} removes the chip on {cell} ({card})")
+        else:
+            message = gettext_in(lang, "{who} plays {card} on {cell}")
+        return message.format(who=who, card=card_short(card), cell=cell)
+    word, _sep, card = text.partition(" ")
+    if word == "dead" and card:
+        return gettext_in(lang, "{who} exchanges a dead {card}").format(who=who, card=card_short(card))
+    if word == "discard" and card:
+        return gettext_in(lang, "{who} discards {card}").format(who=who, card=card_short(card))
+    if text == "draw":
+        return gettext_in(lang, "{who} draws").format(who=who)
+    return f"{who}: {text}"
+
+
+def translate_rows(rows: tuple[tuple[str, str], ...], lang: str | None = None) -> tuple[tuple[str, str], ...]:
+    """A table of (label, text) rows in ``lang``: the rules screen's rules, keys and marks. Rule
+    numbers and bare keys are not messages and come back unchanged."""
+    return tuple((gettext_in(lang, left), gettext_in(lang, right)) for left, right in rows)
+
+
+def rule_book(lang: str | None = None) -> str:
+    """The whole rule book (Markdown, rules R1-R7 numbered as everywhere) in ``lang``: the rules
+    screen shows the rules in brief, this is the full text behind them."""
+    lang = lang or _active
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+    return (LOCALE_DIR / "rules" / f"{lang}.md").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------- engine errors
+
+#: The engine's English error messages (``state.py``, ``config.py``) read back into data, each with
+#: the message it is shown as. The engine stays pure and English (its messages are part of its API
+#: and of records' ``error`` fields); an interface shows them with :func:`engine_message`. Card
+#: groups (``card``) are card codes and come out as symbols (``10♥``); other groups are copied.
+ENGINE_MESSAGES: Final[tuple[tuple[str, str], ...]] = (
+    (r"not an action id: (?P<what>.+)", N_("not an action id: {what}")),
+    (r"draws are automatic in this game", N_("draws are automatic in this game")),
+    (r"seat (?P<seat>\d+) owes no draw", N_("seat {seat} owes no draw")),
+    (r"(?P<card>\w\w) is not printed on (?P<cell>[a-j]\d)", N_("{card} is not printed on {cell}")),
+    (r"(?P<cell>[a-j]\d) is a corner and holds no chip", N_("{cell} is a corner and holds no chip")),
+    (r"seat (?P<seat>\d+) holds no two-eyed jack", N_("seat {seat} holds no two-eyed jack")),
+    (r"seat (?P<seat>\d+) holds no one-eyed jack", N_("seat {seat} holds no one-eyed jack")),
+    (r"seat (?P<seat>\d+) holds no (?P<card>\w\w)", N_("seat {seat} holds no {card}")),
+    (r"(?P<cell>[a-j]\d) holds no chip to remove", N_("{cell} holds no chip to remove")),
+    (r"the chip on (?P<cell>[a-j]\d) is your own side's", N_("the chip on {cell} is your own side's")),
+    (r"the chip on (?P<cell>[a-j]\d) is part of a sequence", N_("the chip on {cell} is part of a sequence")),
+    (r"jacks are never dead", N_("jacks are never dead")),
+    (r"(?P<card>\w\w) is not dead: a space for it is open", N_("{card} is not dead: a space for it is open")),
+    (r"only one dead card may be exchanged per turn", N_("only one dead card may be exchanged per turn")),
+    (
+        r"a card may be discarded only when no play is possible",
+        N_("a card may be discarded only when no play is possible"),
+    ),
+    (r"the game is over", N_("the game is over")),
+    (r"no seat (?P<seat>.+) at this table", N_("no seat {seat} at this table")),
+    (
+        r"seat (?P<seat>\d+) must first discard for the table-talk penalty",
+        N_("seat {seat} must first discard for the table-talk penalty"),
+    ),
+    (
+        r"seat (?P<seat>\d+) owes a table-talk discard, not '(?P<what>[^']*)'",
+        N_("seat {seat} owes a table-talk discard, not '{what}'"),
+    ),
+    (r"seat (?P<seat>\d+) owes a table-talk discard", N_("seat {seat} owes a table-talk discard")),
+    (
+        r"it is seat (?P<seat>\d+)'s turn, not seat (?P<actor>\d+)'s",
+        N_("it is seat {seat}'s turn, not seat {actor}'s"),
+    ),
+    (r"(?P<cell>[a-j]\d) already holds a chip", N_("{cell} already holds a chip")),
+    (r"(?P<card>\w\w) is not a two-eyed jack", N_("{card} is not a two-eyed jack")),
+    (r"(?P<card>\w\w) is not a one-eyed jack", N_("{card} is not a one-eyed jack")),
+    (r"no side (?P<side>.+) in this game", N_("no side {side} in this game")),
+    (
+        r"the table-talk penalty applies only to teams of two or more",
+        N_("the table-talk penalty applies only to teams of two or more"),
+    ),
+    (r"a table-talk penalty is already being paid", N_("a table-talk penalty is already being paid")),
+    (
+        r"(?P<players>.+) players: Sequence is played by 2, 3, 4, 6, 8, 9, 10 or 12",
+        N_("{players} players: Sequence is played by 2, 3, 4, 6, 8, 9, 10 or 12"),
+    ),
+    (
+        r"(?P<players>\d+) players cannot form (?P<teams>.+) sides of equal size; allowed: (?P<allowed>.+)",
+        N_("{players} players cannot form {teams} sides of equal size; allowed: {allowed}"),
+    ),
+    (
+        r"draw mode (?P<mode>.+) is neither 'auto' nor 'manual'",
+        N_("draw mode {mode} is neither 'auto' nor 'manual'"),
+    ),
+    # the notation's reader (cards.py, board.py, actions.py): what a player typing moves meets
+    (
+        r"not a card: (?P<what>.+) \(expected rank 2-9/t/j/q/k/a then suit s/h/d/c\)",
+        N_("not a card: {what} (expected rank 2-9/t/j/q/k/a then suit s/h/d/c)"),
+    ),
+    (
+        r"not a cell: (?P<what>.+) \(expected a column a-j and a row 0-9, like 'e4'\)",
+        N_("not a cell: {what} (expected a column a-j and a row 0-9, like 'e4')"),
+    ),
+    (
+        r"cannot read action (?P<what>.+): expected card@cell, 'dead CARD', 'discard CARD' or 'draw'",
+        N_("cannot read action {what}: expected card@cell, 'dead CARD', 'discard CARD' or 'draw'"),
+    ),
+)
+_RULE_PREFIX: Final = re.compile(r"(?P<rule>R\d+(?:\.\d+)?): (?P<rest>.*)", re.DOTALL)
+
+
+def engine_message(text: str, lang: str | None = None) -> str:
+    """An engine error (``"R5.2: e4 already holds a chip"`` or the message alone) in ``lang``,
+    its rule number kept and card codes shown as symbols. A message the table does not know (a new
+    one in the engine) comes back in English, rule number first, rather than not at all."""
+    match = _RULE_PREFIX.fullmatch(text)
+    rule, message = (match["rule"] + ": ", match["rest"]) if match else ("", text)
+    for pattern, template in ENGINE_MESSAGES:
+        found = re.fullmatch(pattern, message)
+        if found is not None:
+            fields = found.groupdict()
+            if "card" in fields:
+                with contextlib.suppress(ValueError):  # not a card code after all: shown as it is
+                    fields["card"] = card_short(fields["card"])
+            return rule + gettext_in(lang, template).format(**fields)
+    return text

@@ -1,0 +1,119 @@
+"""Bot thinking off the event loop: a bounded pool of processes, a fair share for every room, and
+a cap on the thinking one room may use.
+
+Thinking in a thread held the interpreter lock, so six rooms of search bots slowed every other
+room's moves by a hundredfold. Here a search bot thinks in a separate process; each room has at
+most one job in the pool at a time (its bots act one after another), and the pool's slots are
+handed out first come, first served, so rooms take turns: none can crowd out another. A room
+that has used its budget of thinking (``Limits.room_bot_seconds``) gets instant moves instead.
+The easy bot (``random``) costs microseconds and runs in place.
+
+>>> from sequence_game import GameConfig, new_game
+>>> state = new_game(GameConfig(players=2), seed=1)
+>>> think_in_worker("greedy", 1, state.view(state.current_seat), 0.1)[0] in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import random
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from ..actions import DEAD, DISCARD, DRAW
+from ..bots import BOTS, Limit, make_bot
+from ..views import PlayerView
+
+log = logging.getLogger(__name__)
+
+#: Bots that decide at once: not worth a trip to another process.
+INSTANT = frozenset({"random"})
+
+
+def think_in_worker(level: str, seed: int, view: PlayerView, seconds: float) -> tuple[int, float]:
+    """Runs in a pool process: a fresh bot (bots keep nothing between moves) picks one action.
+
+    Returns it with the seconds it took, so a room is billed for thinking, not for waiting."""
+    start = time.monotonic()
+    action = int(make_bot(level, seed=seed).select_action(view, Limit(seconds=seconds)))
+    return action, time.monotonic() - start
+
+
+def instant_action(view: PlayerView, rng: random.Random) -> int:
+    """A random legal move that draws when a draw is owed (R5.3) and exchanges dead cards (R5.1)."""
+    acts = list(view.legal_actions)
+    if DRAW in acts:
+        return DRAW
+    dead = [a for a in acts if DEAD <= a < DISCARD]
+    pool = dead or acts
+    return int(pool[rng.randrange(len(pool))])
+
+
+class BotRunner:
+    """Chooses bot moves: in ``workers`` processes, one job per room at a time, within a budget."""
+
+    def __init__(self, *, workers: int, seconds: float, room_budget: float, rng: random.Random) -> None:
+        self.workers = max(1, workers)
+        self.seconds = seconds
+        self.room_budget = room_budget
+        self._rng = rng
+        self._pool: Executor | None = None
+        self._slots: asyncio.Semaphore | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            # spawn: a fresh interpreter, not a fork of a process running an event loop and threads
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+        return self._pool
+
+    async def choose(self, level: str, view: PlayerView, spent: float) -> tuple[int, float]:
+        """An action for ``view`` by a bot of ``level``, and the seconds of thinking it used.
+
+        ``spent``: the room's thinking so far. A failing or overrunning bot, or a room over its
+        budget, gets :func:`instant_action`."""
+        if level not in BOTS:
+            level = "random"
+        left = self.room_budget - spent
+        if level in INSTANT or left <= 0:
+            return instant_action(view, self._rng), 0.0
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
+        seconds = min(self.seconds, left)
+        await self._slots.acquire()  # FIFO: rooms waiting for a slot are served in turn
+        try:
+            future = asyncio.get_running_loop().run_in_executor(
+                self._executor(), think_in_worker, level, self._rng.getrandbits(32), view, seconds
+            )
+        except Exception:  # a pool that cannot start must not stop the game
+            self._slots.release()
+            log.exception("bot pool unavailable")
+            self._reset()
+            return instant_action(view, self._rng), 0.0
+        # the slot is freed when the process is really done, even if we stop waiting for it
+        slots = self._slots
+        future.add_done_callback(lambda _f: slots.release())
+        try:
+            # generous: the first job also waits for the pool's process to start
+            return await asyncio.wait_for(asyncio.shield(future), timeout=seconds * 2 + 10)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a slow or failing bot plays a random legal move
+            log.warning("bot %s failed (%r): a random legal move instead", level, exc)
+            if isinstance(exc, BrokenProcessPool):
+                self._reset()
+            return instant_action(view, self._rng), seconds
+
+    def _reset(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            with contextlib.suppress(Exception):
+                pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        self._reset()

@@ -1,0 +1,62 @@
+"""Table chat: who may say what, how often, and who hears it.
+
+One socket may send ``chat_burst`` lines at once and then ``chat_rate`` a second; a whole room
+``room_chat_burst`` and ``room_chat_rate``; a room stores ``room_chat_lines`` at most. A player can
+mute another seat: that seat's lines are no longer sent to them (the line is still stored, so the
+host can read it if table talk is called, R6.1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .limits import Limits, TokenBucket
+from .protocol import ProtocolError
+from .rooms import Room
+from .seats import Connection
+
+
+def clean(text: str) -> str:
+    """One line: runs of whitespace (newlines included) become one space."""
+    text = " ".join(text.split())
+    if not text:
+        raise ProtocolError("bad_message", "an empty chat line")
+    return text
+
+
+def admit(room: Room, conn: Connection, limits: Limits) -> None:
+    """Refuse a line over the socket's or the room's rate, or past the room's store of lines."""
+    if room.chat_lines >= limits.room_chat_lines:
+        raise ProtocolError("chat_full", f"this room has {room.chat_lines} chat lines: no more are kept")
+    if conn.chat_bucket is None:
+        conn.chat_bucket = TokenBucket(limits.chat_rate, limits.chat_burst)
+    if room.chat_bucket is None:
+        room.chat_bucket = TokenBucket(limits.room_chat_rate, limits.room_chat_burst)
+    if not conn.chat_bucket.take():
+        then = f", then one every {1 / limits.chat_rate:g} s" if limits.chat_rate > 0 else ""
+        raise ProtocolError("rate_limited", f"slow down: at most {limits.chat_burst} lines at once{then}")
+    if not room.chat_bucket.take():
+        raise ProtocolError("rate_limited", "this table is chatting too fast; wait a moment")
+
+
+def muted_by(room: Room, conn: Connection) -> set[int]:
+    """The seats whose lines ``conn`` does not want: its seat's mutes, or its own as a spectator."""
+    return room.seats[conn.seat].muted if conn.seat is not None else conn.muted
+
+
+def set_mute(room: Room, conn: Connection, seat: int, mute: bool) -> None:
+    if seat >= len(room.seats):
+        raise ProtocolError("bad_seat", f"no seat {seat} at a table of {len(room.seats)}", "R2.1")
+    if seat == conn.seat:
+        raise ProtocolError("bad_seat", "you cannot mute yourself")
+    muted = muted_by(room, conn)
+    if mute:
+        muted.add(seat)
+    else:
+        muted.discard(seat)
+
+
+def audible(room: Room, conn: Connection, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The chat lines ``conn`` hears (for the welcome's history)."""
+    muted = muted_by(room, conn)
+    return [line for line in lines if line["seat"] not in muted]

@@ -1,0 +1,182 @@
+"""Several server processes over one PostgreSQL database: who owns a room, who hears of its events.
+
+PostgreSQL is the only truth and the only channel, so no broker is needed:
+
+- **Commits** stay one transaction per event; the events table's key ``(room, n)`` refuses a second
+  event ``n``, so two workers can never both extend a room from the same version (the loser catches
+  up and its command is refused as ``stale``, changing nothing).
+- **Delivery**: each commit sends ``NOTIFY room_events 'CODE:N'`` (delivered at commit). Every worker
+  LISTENs on one connection and folds the new events into its own copy of the rooms it has loaded,
+  then builds each of its sockets' messages itself, so no hand ever crosses the channel.
+- **Ownership**: bots, turn timers and the grace period run only in the worker holding the room's
+  session advisory lock ``pg_try_advisory_lock(key)``. A worker that dies loses its session and
+  with it its locks; another worker with the room loaded takes it over within ``TICK`` seconds,
+  exactly as after a restart (bots resume, the turn timer starts again, absent humans get grace).
+- **Presence**: a worker with sockets on a seat holds a *shared* advisory lock ``(key, seat)`` on the
+  same session; ``pg_locks`` then says which seats anyone is connected to, and a dead worker's
+  presence disappears with its session, with no heartbeat table to keep or expire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import zlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .store import NOTIFY_CHANNEL, EventRow, Store, parse_notice
+
+if TYPE_CHECKING:
+    from .rooms import Room
+
+log = logging.getLogger(__name__)
+
+TICK = 0.5
+"""Seconds between ownership, presence and grace checks (and the longest a takeover waits)."""
+
+
+def room_key(code: str) -> int:
+    """A stable 31-bit advisory lock key for a room (Python's ``hash`` differs between processes)."""
+    return zlib.crc32(code.encode()) & 0x7FFFFFFF
+
+
+def conninfo(url: str) -> str:
+    """A libpq URI from a SQLAlchemy URL (``postgresql+psycopg://`` -> ``postgresql://``)."""
+    import sqlalchemy as sa
+
+    return sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class Cluster:
+    """One worker's share of the cluster: its session connection (locks) and its listener thread."""
+
+    def __init__(self, store: Store) -> None:
+        if not store.url.startswith("postgresql"):
+            raise ValueError("more than one worker needs PostgreSQL (SQLite serves one process)")
+        store.notify = True
+        self.store = store
+        self.url = conninfo(store.url)
+        self.owned: set[str] = set()
+        """Codes of the rooms whose bots, timers and grace this worker runs."""
+        self.present: set[tuple[str, int]] = set()
+        """(code, seat) this worker holds a presence lock for."""
+        self._session: Any = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------ session (locks)
+
+    def _sql(self, query: str, *params: Any) -> list[tuple[Any, ...]]:
+        """Run ``query`` on the session connection, opening it if need be; a lost session loses every
+        lock, so ownership and presence are then forgotten and taken again."""
+        import psycopg
+
+        if self._session is None or self._session.closed:
+            self.owned.clear()
+            self.present.clear()
+            self._session = psycopg.connect(self.url, autocommit=True)
+        try:
+            cur = self._session.execute(query, params)
+            return cur.fetchall() if cur.description else []
+        except psycopg.OperationalError:
+            with contextlib.suppress(Exception):
+                self._session.close()
+            self._session = None
+            self.owned.clear()
+            self.present.clear()
+            raise
+
+    def owns(self, code: str) -> bool:
+        return code in self.owned
+
+    def try_own(self, code: str) -> bool:
+        """Take the room's lock if no live worker holds it; True when this worker owns the room now."""
+        if code in self.owned:
+            return True
+        if self._sql("SELECT pg_try_advisory_lock(%s)", room_key(code))[0][0]:
+            self.owned.add(code)
+            return True
+        return False
+
+    def release(self, code: str) -> None:
+        """The room left this worker's memory: let another worker own it, drop its presence."""
+        with contextlib.suppress(Exception):
+            if code in self.owned:
+                self.owned.discard(code)
+                self._sql("SELECT pg_advisory_unlock(%s)", room_key(code))
+            for key in [p for p in self.present if p[0] == code]:
+                self.present.discard(key)
+                self._sql("SELECT pg_advisory_unlock_shared(%s, %s)", room_key(code), key[1])
+
+    def sync_presence(self, want: set[tuple[str, int]]) -> None:
+        """Hold a shared lock on exactly the seats this worker has sockets on."""
+        for code, seat in want - self.present:
+            self._sql("SELECT pg_advisory_lock_shared(%s, %s)", room_key(code), seat)
+            self.present.add((code, seat))
+        for code, seat in self.present - want:
+            self._sql("SELECT pg_advisory_unlock_shared(%s, %s)", room_key(code), seat)
+            self.present.discard((code, seat))
+
+    def present_elsewhere(self, code: str) -> set[int]:
+        """Seats of the room that another worker has a socket on."""
+        rows = self._sql(
+            "SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND granted"
+            " AND mode = 'ShareLock' AND classid = %s AND pid <> pg_backend_pid()",
+            room_key(code),
+        )
+        return {int(r[0]) for r in rows}
+
+    def presence_elsewhere(self) -> set[tuple[int, int]]:
+        """(room key, seat) of every seat another worker has a socket on: one query for all rooms."""
+        rows = self._sql(
+            "SELECT classid, objid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND granted"
+            " AND mode = 'ShareLock' AND pid <> pg_backend_pid()"
+        )
+        return {(int(r[0]), int(r[1])) for r in rows}
+
+    # ------------------------------------------------------------ listener
+
+    def listen(
+        self, loop: asyncio.AbstractEventLoop, on_event: Callable[[str, int, EventRow | None], None]
+    ) -> None:
+        """Start the thread that LISTENs and hands each ``(code, n, event)`` to ``on_event`` on
+        ``loop``; ``("", 0, None)`` means the listener (re)connected and may have missed some."""
+
+        def run() -> None:
+            import psycopg
+
+            while not self._stop.is_set():
+                try:
+                    with psycopg.connect(self.url, autocommit=True) as conn:
+                        conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                        loop.call_soon_threadsafe(on_event, "", 0, None)
+                        while not self._stop.is_set():
+                            for note in conn.notifies(timeout=0.5):
+                                loop.call_soon_threadsafe(on_event, *parse_notice(note.payload))
+                except Exception:
+                    if self._stop.is_set():
+                        return
+                    log.exception("room_events listener lost its connection; reconnecting")
+                    self._stop.wait(1.0)
+
+        self._thread = threading.Thread(target=run, name="room-events", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=3)
+        if self._session is not None:
+            with contextlib.suppress(Exception):
+                self._session.close()
+            self._session = None
+            self.owned.clear()
+            self.present.clear()
+
+
+def local_presence(rooms: dict[str, Room]) -> set[tuple[str, int]]:
+    """(code, seat) for every seat this worker has at least one socket on."""
+    return {(code, s.index) for code, room in rooms.items() for s in room.seats if s.connections > 0}

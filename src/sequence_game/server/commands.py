@@ -1,0 +1,332 @@
+"""Commands: what each inbound message may do, checked against the room and the rules.
+
+A handler validates (who may send it, in which phase, and what the engine says) and then hands the
+event to the table's :meth:`Table.commit`; it never stores or sends anything itself. The manager
+runs each handler holding the room's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from ..bots import BOTS
+from ..cards import parse_card
+from ..config import GameConfig
+from ..errors import ConfigError, IllegalActionError
+from ..state import GameState
+from . import chat, fair_rooms
+from .fair_rooms import Gathering
+from .limits import Limits
+from .protocol import (
+    Act,
+    CallTableTalk,
+    Chat,
+    Configure,
+    Leave,
+    Mute,
+    Nonce,
+    Ping,
+    ProtocolError,
+    Rematch,
+    Rule,
+    SetBot,
+    Start,
+)
+from .rooms import Room
+from .seats import Connection
+
+
+class Table(Protocol):
+    """What a command needs of the room manager: its limits and the one way to change a room."""
+
+    limits: Limits
+
+    def commit(
+        self,
+        room: Room,
+        kind: str,
+        seat: int | None,
+        data: dict[str, Any],
+        *,
+        room_fields: dict[str, Any] | None = None,
+        seat_changed: int | None = None,
+        game_change: bool = False,
+    ) -> dict[str, Any]: ...
+
+    def apply_action(self, room: Room, seat: int, action: int, card: int | None, auto: str = "") -> None: ...
+
+
+Handler = Callable[[Table, Room, Connection, Any], Awaitable[None]]
+
+
+def seated(room: Room, conn: Connection) -> int:
+    if conn.seat is None:
+        raise ProtocolError("not_seated", "spectators may only watch")
+    return conn.seat
+
+
+def host(room: Room, conn: Connection) -> None:
+    if conn.seat != room.host_seat:
+        raise ProtocolError("not_host", "only the host may do that (R6.2)")
+
+
+def lobby(room: Room) -> None:
+    if room.status != "lobby":
+        raise ProtocolError("started", "only possible before the game starts (R6.2)")
+
+
+def playing(room: Room) -> GameState:
+    if room.status != "playing" or room.state is None:
+        over = room.status == "over"
+        raise ProtocolError("not_playing", "the game is over" if over else "the game has not started")
+    return room.state
+
+
+async def on_ping(table: Table, room: Room, conn: Connection, msg: Ping) -> None:
+    conn.send({"type": "pong", "version": room.version})
+
+
+async def on_act(table: Table, room: Room, conn: Connection, msg: Act) -> None:
+    seat = seated(room, conn)
+    state = playing(room)
+    if msg.seat is not None and msg.seat != seat:
+        raise ProtocolError("wrong_seat", f"this connection plays seat {seat}, not seat {msg.seat}")
+    if msg.version > room.version:
+        raise ProtocolError("bad_version", f"version {msg.version} is ahead of the room ({room.version})")
+    if msg.version < room.game_version:
+        raise ProtocolError(
+            "stale",
+            f"the game changed at event {room.game_version}, after your version {msg.version}; "
+            "look again and resend",
+        )
+    if seat not in state.seats_to_act():
+        acting = state.seats_to_act()
+        raise ProtocolError("not_your_turn", f"it is not your turn: seat {acting[0]} must act", "R4.3")
+    if room.seats[seat].stand_in:
+        raise ProtocolError("away", "a bot plays for this seat; reconnect to take it back")
+    card = None
+    if msg.card is not None:
+        try:
+            card = parse_card(msg.card)
+        except ValueError as exc:
+            raise ProtocolError("bad_message", str(exc)) from None
+    table.apply_action(room, seat, msg.action, card)
+
+
+async def on_chat(table: Table, room: Room, conn: Connection, msg: Chat) -> None:
+    seat = seated(room, conn)
+    text = chat.clean(msg.text)
+    chat.admit(room, conn, table.limits)
+    table.commit(room, "chat", seat, {"text": text, "name": room.seats[seat].name})
+
+
+async def on_mute(table: Table, room: Room, conn: Connection, msg: Mute) -> None:
+    chat.set_mute(room, conn, msg.seat, msg.mute)
+    conn.send({"type": "muted", "version": room.version, "seats": sorted(chat.muted_by(room, conn))})
+
+
+async def on_call(table: Table, room: Room, conn: Connection, msg: CallTableTalk) -> None:
+    seat = seated(room, conn)
+    playing(room)
+    cfg = room.game_config()
+    if cfg.team_size < 2:
+        raise ProtocolError("illegal", "the table-talk penalty applies only to teams of two or more", "R6.1")
+    if msg.side >= cfg.sides:
+        raise ProtocolError("illegal", f"no side {msg.side} in this game", "R6.1")
+    if cfg.side_of(seat) == msg.side:
+        raise ProtocolError("illegal", "only an opponent may call table talk", "R6.1")
+    if any(c["side"] == msg.side for c in room.calls.values()):
+        raise ProtocolError("illegal", f"a call against side {msg.side} is already before the host", "R6.2")
+    table.commit(room, "call", seat, {"side": msg.side})
+
+
+async def on_rule(table: Table, room: Room, conn: Connection, msg: Rule) -> None:
+    host(room, conn)
+    state = playing(room)
+    call = room.calls.get(msg.call)
+    if call is None:
+        raise ProtocolError("no_call", f"no table-talk call {msg.call} is waiting for a ruling")
+    if msg.uphold:
+        try:
+            state.copy().call_table_talk(call["side"])
+        except IllegalActionError as exc:
+            raise ProtocolError("illegal", exc.message, exc.rule) from None
+    table.commit(
+        room,
+        "rule",
+        conn.seat,
+        {"call": msg.call, "side": call["side"], "uphold": msg.uphold},
+        game_change=True,
+    )
+
+
+async def on_bot(table: Table, room: Room, conn: Connection, msg: SetBot) -> None:
+    host(room, conn)
+    lobby(room)
+    if msg.seat >= len(room.seats):
+        raise ProtocolError("bad_seat", f"no seat {msg.seat} at a table of {len(room.seats)}", "R2.1")
+    current = room.seats[msg.seat]
+    if msg.level is None:
+        if current.kind != "bot":
+            raise ProtocolError("bad_seat", f"seat {msg.seat} holds no bot")
+        data: dict[str, Any] = {"seat": msg.seat, "kind": "empty"}
+    else:
+        if msg.level not in BOTS:
+            raise ProtocolError("bad_bot", f"unknown bot {msg.level!r}; choose from {', '.join(BOTS)}")
+        if current.kind == "human":
+            raise ProtocolError("seat_taken", f"seat {msg.seat} is taken by {current.name}")
+        data = {"seat": msg.seat, "kind": "bot", "name": f"{msg.level} bot", "bot_level": msg.level}
+    table.commit(room, "seat", msg.seat, data, seat_changed=msg.seat)
+
+
+async def on_configure(table: Table, room: Room, conn: Connection, msg: Configure) -> None:
+    host(room, conn)
+    lobby(room)
+    changes = {k: v for k, v in msg.model_dump(exclude={"type"}).items() if v is not None}
+    if not changes:
+        raise ProtocolError("bad_message", "nothing to change")
+    c = room.config
+    try:
+        GameConfig(
+            players=c["players"],
+            teams=changes.get("teams", c["teams"]),
+            draw=changes.get("draw", c["draw"]),
+        )
+    except ConfigError as exc:
+        raise ProtocolError("bad_config", exc.message, exc.rule) from None
+    table.commit(room, "config", conn.seat, changes, room_fields={"config": {**c, **changes}})
+
+
+async def on_start(table: Table, room: Room, conn: Connection, msg: Start) -> None:
+    """Start a fair deal: ask the connected people for nonces, deal when all answered or in time."""
+    host(room, conn)
+    lobby(room)
+    empty = [s.index for s in room.seats if s.kind == "empty"]
+    if empty:
+        raise ProtocolError("seats_empty", f"seat {empty[0]} is empty: seat a player or a bot there (R2.1)")
+    not_gathering(room)
+    if room.fair_seed is None:  # a room created before fair deals
+        table.commit(room, "seed", conn.seat, fair_rooms.seed_event())
+    # R4.1: a digital game may choose the first dealer and rotate the deal between games; the
+    # dealer is fixed here, before any nonce is known
+    gather(table, room, secrets.randbelow(len(room.seats)))
+
+
+def not_gathering(room: Room) -> None:
+    if room.gathering is not None:
+        raise ProtocolError("starting", "the deal is being made: waiting for the players' nonces")
+
+
+def gather(table: Table, room: Room, dealer: int) -> None:
+    """Ask every connected person for a nonce against the seed now committed; deal when the last
+    one answers or after ``Limits.nonce_seconds``, with the nonces that came (bots, absent people
+    and the late contribute none), so a start can never stall."""
+    commit = fair_rooms.current_commitment(room)
+    waiting = {s.index for s in room.seats if s.kind == "human" and s.connections > 0 and not s.stand_in}
+    gathering = room.gathering = Gathering(commit, dealer, waiting)
+    if not waiting:
+        finish_gathering(table, room)
+        return
+    seconds = table.limits.nonce_seconds
+    ask = {"type": "nonce_request", "commitment": commit, "seconds": seconds, "version": room.version}
+    for c in room.conns:
+        if c.seat in waiting:
+            c.send(ask)
+    if room.timer_task is not None:
+        room.timer_task.cancel()
+    room.timer_task = asyncio.create_task(_gathering_deadline(table, room, gathering, seconds))
+
+
+async def _gathering_deadline(table: Table, room: Room, gathering: Gathering, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    async with room.lock:
+        if room.timer_task is asyncio.current_task():
+            room.timer_task = None
+        if room.gathering is gathering and not room.evicted:
+            finish_gathering(table, room)
+
+
+def finish_gathering(table: Table, room: Room) -> None:
+    """Deal the fair game from the committed seed and the nonces gathered. Holds ``room.lock``."""
+    gathering, room.gathering = room.gathering, None
+    if gathering is None:
+        return
+    task = room.timer_task
+    if task is not None and task is not asyncio.current_task():
+        task.cancel()
+        room.timer_task = None
+    if room.status not in ("lobby", "over") or any(s.kind == "empty" for s in room.seats):
+        return  # the table changed meanwhile: the host starts again
+    nonces = [(seat, n) for seat, n in sorted(gathering.nonces.items()) if room.seats[seat].kind == "human"]
+    data = fair_rooms.start_data(room, gathering.dealer, nonces)
+    table.commit(
+        room, "start", room.host_seat, data, room_fields={"status": "playing", "game": data}, game_change=True
+    )
+
+
+async def on_nonce(table: Table, room: Room, conn: Connection, msg: Nonce) -> None:
+    seat = seated(room, conn)
+    gathering = room.gathering
+    if gathering is None or gathering.commitment != msg.commitment:
+        raise ProtocolError("no_deal", "no deal is waiting for a nonce against that commitment")
+    if seat not in gathering.waiting:
+        raise ProtocolError("no_deal", f"seat {seat} was not asked for a nonce, or has given one")
+    gathering.waiting.discard(seat)
+    gathering.nonces[seat] = msg.nonce
+    if not gathering.waiting:
+        finish_gathering(table, room)
+
+
+async def on_rematch(table: Table, room: Room, conn: Connection, msg: Rematch) -> None:
+    """A new deal in the same room and seats, the dealer passed on to the left (R4.1)."""
+    host(room, conn)
+    if room.status != "over" or room.state is None:
+        raise ProtocolError("not_over", "a rematch is possible once the game is over")
+    not_gathering(room)
+    dealer = (room.state.dealer + 1) % len(room.seats)
+    if not msg.swap:
+        table.commit(room, "seed", conn.seat, fair_rooms.seed_event())
+        gather(table, room, dealer)
+        return
+    if room.sides != 2:
+        raise ProtocolError(
+            "not_two_sides",
+            f"same cards with the sides exchanged needs exactly two sides; this game has {room.sides}",
+        )
+    # two sides: the same deck dealt by the next seat gives every hand, and the first turn, to the
+    # other side (R4.2, R4.3), so each side gets the cards the other side had
+    data = fair_rooms.start_data(room, dealer, [], swap_of=len(room.records) - 1)
+    table.commit(
+        room, "start", conn.seat, data, room_fields={"status": "playing", "game": data}, game_change=True
+    )
+
+
+async def on_leave(table: Table, room: Room, conn: Connection, msg: Leave) -> None:
+    seat = seated(room, conn)
+    if room.status == "lobby":
+        if seat == room.host_seat:
+            raise ProtocolError("not_allowed", "the host cannot leave the lobby; close the room instead")
+        # the seat is emptied and every socket on it (this one included) watches from now on
+        table.commit(room, "seat", seat, {"seat": seat, "kind": "empty"}, seat_changed=seat)
+    elif room.status == "playing" and not room.seats[seat].stand_in:
+        table.commit(room, "away", seat, {"seat": seat}, game_change=True)
+
+
+#: The handler of each inbound message type (``hello`` is the socket's, before any of these).
+HANDLERS: dict[type, Handler] = {
+    Act: on_act,
+    Chat: on_chat,
+    Mute: on_mute,
+    CallTableTalk: on_call,
+    Rule: on_rule,
+    SetBot: on_bot,
+    Configure: on_configure,
+    Start: on_start,
+    Nonce: on_nonce,
+    Rematch: on_rematch,
+    Leave: on_leave,
+    Ping: on_ping,
+}

@@ -1,0 +1,162 @@
+"""Fair deals and matches in rooms: the committed seed, the nonces, the deal and the match score.
+
+Why: the server deals the cards, so it commits to a secret seed (``seed`` event, stored but never
+sent) and publishes its SHA-256 before anyone contributes a nonce; the deal is then
+:func:`fairness.fair_game` of the seed and the seated people's nonces (``docs/fairness.md``,
+``docs/server.md``). Everything here is a pure function of the room's folded events, so a room
+rebuilt after a restart deals, reshuffles and scores exactly as before.
+
+This module knows the room only through the attributes :mod:`.rooms` gives it (no import of
+:mod:`.rooms`: it is imported by it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..cards import card_name
+from ..fairness import ALGORITHM, FairDeal, commitment, fair_game, new_seed
+from ..records import with_fairness, write_record
+from ..state import GameState
+from .protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from .rooms import Room
+
+
+@dataclass
+class Gathering:
+    """A start waiting for nonces: held in memory only (a restart meanwhile leaves the room as it
+    was, and the host starts again), ended by the last nonce or by the deadline."""
+
+    commitment: str
+    dealer: int
+    waiting: set[int]
+    nonces: dict[int, str] = field(default_factory=dict)
+
+
+def seed_event() -> dict[str, Any]:
+    """The data of a ``seed`` event: a fresh secret seed. Only its commitment is ever published."""
+    return {"seed": new_seed().hex()}
+
+
+def current_commitment(room: Room) -> str:
+    if room.fair_seed is None:
+        raise ProtocolError("no_seed", "this room has no committed seed")
+    return commitment(room.fair_seed)
+
+
+def start_data(
+    room: Room, dealer: int, nonces: list[tuple[int, str]], *, swap_of: int | None = None
+) -> dict[str, Any]:
+    """The ``start`` event of a fair deal. Holds the nonces and the dealt deck (both public), never
+    the seed: that stays in the ``seed`` event. ``swap_of``: the game whose deck is replayed."""
+    if swap_of is None:
+        seed = room.fair_seed
+    else:
+        if room.deal is None:
+            raise ProtocolError("no_fair_deal", "the last game had no fair deal to replay")
+        seed, nonces = room.deal.seed, list(room.deal.nonces)
+    if seed is None:
+        raise ProtocolError("no_seed", "this room has no committed seed")
+    deal = FairDeal(seed, tuple(nonces))
+    data: dict[str, Any] = {
+        "fair": ALGORITHM,
+        "commitment": deal.commitment,
+        "dealer": dealer,
+        "nonces": [[seat, nonce] for seat, nonce in deal.nonces],
+        "deck": [card_name(c) for c in deal.deck()],
+    }
+    if swap_of is not None:
+        data["swap_of"] = swap_of
+    return data
+
+
+def deal_game(room: Room, d: dict[str, Any]) -> GameState:
+    """Fold a fair ``start``: the game dealt from the seed and nonces, checked against the stored deck."""
+    seed = room.deal.seed if d.get("swap_of") is not None and room.deal else room.fair_seed
+    if seed is None or commitment(seed) != d["commitment"]:
+        raise RuntimeError(f"room {room.code}: the stored deal does not match the committed seed")
+    deal = FairDeal(seed, tuple((int(s), str(n)) for s, n in d["nonces"]))
+    state = fair_game(room.game_config(), deal, d["dealer"])
+    if [card_name(c) for c in state.initial_deck] != d["deck"]:
+        raise RuntimeError(f"room {room.code}: the stored deck does not match its fair deal")
+    room.deal = deal
+    room.swap_of = d.get("swap_of")
+    room.verified = None
+    return state
+
+
+def game_over(room: Room, state: GameState) -> None:
+    """Keep the finished game's record (with its fairness block) and its line of the match."""
+    record = write_record(state)
+    if room.deal is not None:
+        record = with_fairness(record, room.deal)
+    room.records.append(record)
+    outcome = state.outcome()
+    room.match.append(
+        {
+            "game": len(room.match),
+            "winner": outcome.winner if outcome else None,
+            "dealer": state.dealer,
+            "moves": sum(1 for e in state.history if e[0] >= 0),
+            "swap_of": room.swap_of,
+            "fair": room.deal is not None,
+        }
+    )
+
+
+def finished_record(room: Room, game: int | None) -> tuple[int, dict[str, Any]]:
+    """A finished game's record: ``game`` by its number in the match, or the game just over."""
+    if game is None:
+        if room.status != "over" or not room.records:
+            raise ProtocolError("in_progress", "a record is released only when the game is over")
+        return len(room.records) - 1, room.records[-1]
+    if not 0 <= game < len(room.records):
+        raise ProtocolError("no_game", f"no finished game {game} in this room ({len(room.records)} so far)")
+    return game, room.records[game]
+
+
+def fairness_public(room: Room) -> dict[str, Any] | None:
+    """What anyone may know: the commitment now in force, and for the latest deal its nonces,
+    and once it is over its seed and the server's own verification (``sequence verify``)."""
+    if room.fair_seed is None:
+        return None
+    out: dict[str, Any] = {"algorithm": ALGORITHM, "commitment": commitment(room.fair_seed)}
+    out["gathering"] = room.gathering is not None
+    deal = room.deal
+    if deal is not None:
+        game: dict[str, Any] = {
+            "commitment": deal.commitment,
+            "nonces": [{"seat": s, "nonce": n} for s, n in deal.nonces],
+            "swap_of": room.swap_of,
+        }
+        if room.status == "over" and room.records:
+            game["seed"] = deal.seed.hex()
+            if room.verified is None:
+                room.verified = verification(room.records[-1])
+            game["verify"] = room.verified
+        out["game"] = game
+    return out
+
+
+def verification(record: dict[str, Any]) -> dict[str, Any]:
+    """The server's check of a finished record: ``sequence verify``'s status and checks."""
+    from ..commands.verify import verify_record
+
+    status, report = verify_record(record)
+    return {"status": status, "ok": bool(report.get("ok")), "checks": report.get("checks", [])}
+
+
+def match_public(room: Room) -> dict[str, Any]:
+    """The running match: each finished game's winner, and the score by side."""
+    sides = room.sides
+    score = [0] * sides
+    draws = 0
+    for g in room.match:
+        if g["winner"] is None:
+            draws += 1
+        else:
+            score[g["winner"]] += 1
+    return {"games": list(room.match), "score": score, "draws": draws}

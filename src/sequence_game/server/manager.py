@@ -1,0 +1,677 @@
+"""The room manager: creates, loads and evicts rooms, and runs their commands, bots and timers.
+
+One ``asyncio.Lock`` per room serialises every change, so two commands can never interleave; a
+change is validated on a copy of the game, committed to the store, folded into memory
+(:func:`.rooms.fold`) and only then sent to each socket, built for its recipient.
+
+Imports flow one way: ``protocol``, ``store`` -> ``limits`` -> ``seats`` -> ``rooms`` -> ``chat``,
+``eviction``, ``bot_runner``, ``commands`` (what each message may do) -> ``manager`` -> ``app``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import ctypes.util
+import hmac
+import logging
+import random
+import secrets
+import sys
+import time
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from ..actions import DEAD, DISCARD, DRAW
+from ..cards import card_name, parse_card
+from ..config import GameConfig
+from ..errors import ConfigError, IllegalActionError
+from . import chat
+from .bot_runner import BotRunner
+from .cluster import TICK, Cluster, local_presence, room_key
+from .commands import HANDLERS
+from .eviction import evictable, expired
+from .fair_rooms import seed_event
+from .limits import Limits, TokenBucket
+from .protocol import (
+    CreateRoom,
+    Hello,
+    Ping,
+    ProtocolError,
+)
+from .rooms import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    Room,
+    fold,
+    need_state,
+    played_card,
+    public_view,
+    rebuild,
+    seat_view,
+)
+from .seats import Connection, Seat, attach, detach, hash_token
+from .store import EventRow, Store
+
+log = logging.getLogger(__name__)
+
+
+class RoomManager:
+    """All rooms of one server: creates and loads them, runs their commands, bots and timers."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_seconds: float = 1.0,
+        bot_delay: float = 0.6,
+        stand_in_level: str = "random",
+        limits: Limits | None = None,
+        cluster: Cluster | None = None,
+    ) -> None:
+        self.store = store
+        self.cluster = cluster
+        """Set when several workers share the database: see :mod:`.cluster`."""
+        self._catching: dict[str, asyncio.Task[None]] = {}
+        """Rooms with a catch-up on its way (many notifications need only one)."""
+        self.limits = limits or Limits()
+        self.bot_seconds = bot_seconds
+        self.bot_delay = bot_delay
+        self.stand_in_level = stand_in_level
+        self.rooms: dict[str, Room] = {}
+        self._load_lock = asyncio.Lock()
+        self._rng = random.Random(secrets.randbits(64))
+        self.bots = BotRunner(
+            workers=self.limits.bot_workers,
+            seconds=bot_seconds,
+            room_budget=self.limits.room_bot_seconds,
+            rng=self._rng,
+        )
+        self._creators: dict[str, TokenBucket] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
+        self.evicted = 0
+        """Rooms dropped from memory so far (for ``/health`` and the load test)."""
+        self.alive: weakref.WeakSet[Room] = weakref.WeakSet()
+        """Every room object not yet freed: after eviction it should empty (no leak holds them)."""
+
+    def start(self) -> None:
+        """Begin the periodic eviction and expiry (needs a running event loop)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_forever())
+        if self.cluster is not None and self._ticker is None:
+            self.cluster.listen(asyncio.get_running_loop(), self._on_notify)
+            self._ticker = asyncio.create_task(self._tick_forever())
+
+    # ------------------------------------------------------------------ rooms
+
+    async def create(self, body: CreateRoom, client: str = "") -> tuple[Room, str]:
+        """A new room with its creator in ``body.seat`` as the host; returns the host's token.
+
+        ``client``: the creator's address; each may create ``rooms_burst`` rooms at once and then
+        ``rooms_per_minute``."""
+        try:
+            cfg = GameConfig(players=body.players, teams=body.teams, draw=body.draw)
+        except ConfigError as exc:
+            raise ProtocolError("bad_config", exc.message, exc.rule) from None
+        if body.seat >= cfg.players:
+            raise ProtocolError("bad_seat", f"no seat {body.seat} at a table of {cfg.players}", "R2.1")
+        bucket = self._creators.get(client)
+        if bucket is None:
+            bucket = self._creators[client] = TokenBucket(
+                self.limits.rooms_per_minute / 60, self.limits.rooms_burst
+            )
+        if not bucket.take():
+            raise ProtocolError(
+                "rate_limited", f"at most {self.limits.rooms_per_minute:g} new rooms a minute; wait a little"
+            )
+        config = {
+            "players": cfg.players,
+            "teams": cfg.sides,
+            "draw": cfg.draw,
+            "turn_seconds": body.turn_seconds,
+            "grace_seconds": body.grace_seconds,
+        }
+        async with self._load_lock:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            while code in self.rooms or self.store.room_exists(code):
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            self.store.create_room(code, config, body.seat)
+            room = Room(code, config, body.seat, [Seat(i) for i in range(cfg.players)])
+            self.rooms[code] = room
+            self.alive.add(room)
+            self._try_own(room)
+        try:
+            async with room.lock:  # a fair deal's commitment is public before anyone can sit
+                self.commit(room, "seed", None, seed_event())
+            token = await self.take_seat(room, body.seat, body.name)
+        except BaseException:
+            # no room without its host: forget it entirely
+            self.rooms.pop(code, None)
+            room.evicted = True
+            with contextlib.suppress(Exception):
+                self.store.delete_room(code)
+            raise
+        return room, token
+
+    async def get(self, code: str) -> Room | None:
+        """The room with ``code``, loaded from the store (and its bots and timers resumed) if need be."""
+        if not isinstance(code, str) or len(code) > 16:
+            return None
+        code = code.upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        async with self._load_lock:
+            room = self.rooms.get(code)
+            if room is None:
+                row = self.store.load_room(code)
+                if row is None:
+                    return None
+                room = rebuild(row)
+                self.rooms[code] = room
+                self.alive.add(room)
+                self._try_own(room)
+                async with room.lock:
+                    if room.status == "playing":
+                        for seat in room.seats:
+                            if seat.kind == "human" and not seat.stand_in:
+                                self._start_grace(room, seat)
+                    self._after_game_change(room)
+        return room
+
+    async def _live(self, room: Room) -> Room:
+        """``room`` itself, or, if it has left memory since it was looked up, the room loaded again."""
+        if not room.evicted:
+            return room
+        again = await self.get(room.code)
+        if again is None:
+            raise ProtocolError("unknown_room", f"room {room.code} no longer exists")
+        return again
+
+    async def take_seat(self, room: Room, seat: int, name: str) -> str:
+        """Sit a human in an empty seat of a room still in its lobby; returns the seat's token."""
+        while True:
+            room = await self._live(room)
+            async with room.lock:
+                if room.evicted:
+                    continue
+                if room.status != "lobby":
+                    raise ProtocolError(
+                        "started", "the game has started: seats can no longer be taken; watch it"
+                    )
+                if not 0 <= seat < len(room.seats):
+                    raise ProtocolError("bad_seat", f"no seat {seat} at a table of {len(room.seats)}", "R2.1")
+                if room.seats[seat].kind != "empty":
+                    raise ProtocolError("seat_taken", f"seat {seat} is taken")
+                token = secrets.token_urlsafe(24)
+                data = {"seat": seat, "kind": "human", "name": name.strip() or f"Player {seat}"}
+                data["token_hash"] = hash_token(token)
+                self.commit(room, "seat", seat, data, seat_changed=seat)
+                return token
+
+    async def shutdown(self) -> None:
+        tasks: list[asyncio.Task[None]] = [t for t in (self._sweeper, self._ticker) if t]
+        for room in self.rooms.values():
+            tasks += _room_tasks(room)
+            for conn in room.conns:
+                conn.queue.put_nowait(None)
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        self.bots.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    # ------------------------------------------------------------ eviction and expiry
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(max(0.05, self.limits.sweep_seconds))
+            try:
+                await self.sweep()
+            except Exception:  # the sweeper must outlive a failing database call
+                log.exception("room sweep failed")
+
+    async def sweep(self) -> tuple[int, int]:
+        """Evict quiet rooms from memory and delete expired lobbies; returns (evicted, deleted)."""
+        now, wall = time.monotonic(), time.time()
+        evicted = deleted = 0
+        for room in list(self.rooms.values()):
+            if expired(room, self.limits, wall):
+                if await self._evict(room, lambda r: expired(r, self.limits, time.time())):
+                    self.store.delete_room(room.code)
+                    deleted += 1
+            elif evictable(room, self.limits, now):
+                evicted += await self._evict(room, lambda r: evictable(r, self.limits, time.monotonic()))
+        async with self._load_lock:  # no room may be loaded while its row is deleted
+            gone = await asyncio.to_thread(
+                self.store.expire_lobbies, wall - self.limits.lobby_seconds, set(self.rooms)
+            )
+        deleted += len(gone)
+        for client, bucket in list(self._creators.items()):
+            if bucket.full():
+                del self._creators[client]
+        if evicted or deleted:
+            release_memory()
+        return evicted, deleted
+
+    async def _evict(self, room: Room, still: Callable[[Room], bool]) -> bool:
+        async with self._load_lock, room.lock:
+            if not still(room) or self.rooms.get(room.code) is not room:
+                return False
+            room.evicted = True
+            del self.rooms[room.code]
+            self.store.forget(room.code)
+            if self.cluster is not None:
+                self.cluster.release(room.code)
+            for task in _room_tasks(room):
+                task.cancel()
+            self.evicted += 1
+            return True
+
+    # ------------------------------------------------------------ committing
+
+    def commit(
+        self,
+        room: Room,
+        kind: str,
+        seat: int | None,
+        data: dict[str, Any],
+        *,
+        room_fields: dict[str, Any] | None = None,
+        seat_changed: int | None = None,
+        game_change: bool = False,
+    ) -> dict[str, Any]:
+        """Store the event, then fold it in and tell everyone. Caller holds ``room.lock``.
+
+        ``game_change``: the event moves the game on, so the bots are woken and the turn timer is
+        armed before the message goes out, which then carries the new deadline."""
+        ev = EventRow(room.version + 1, kind, seat, data)
+        fields = dict(room_fields or {})
+        seat_rows = None
+        if seat_changed is not None:
+            preview = Seat(seat_changed, data["kind"], data.get("name", ""), data.get("token_hash"))
+            preview.bot_level = data.get("bot_level")
+            seat_rows = [preview.row()]
+        if kind == "action":
+            trial = need_state(room).copy()
+            trial.apply(data["action"], seat, card=parse_card(data["card"]) if data.get("card") else None)
+            outcome = trial.outcome()
+            if outcome is not None:
+                fields.update(
+                    status="over",
+                    result={
+                        "winner": outcome.winner,
+                        "sequences": list(outcome.sequences),
+                        "end": outcome.termination.value,
+                    },
+                )
+        try:
+            self.store.commit(room.code, ev, room=fields or None, seat_rows=seat_rows)
+        except IntegrityError:
+            if self.cluster is None:
+                raise
+            # another worker committed event n first: take its events, refuse this command
+            self._catch_up(room)
+            raise ProtocolError("stale", "the room changed meanwhile; nothing was done, try again") from None
+        public = self._fold(room, ev)
+        if game_change:
+            self._after_game_change(room)
+        self._broadcast(room, public)
+        return public
+
+    def _fold(self, room: Room, ev: EventRow) -> dict[str, Any]:
+        """Fold a committed event (this worker's or another's) into the room in memory."""
+        if ev.kind == "seat":
+            # a seat that changes hands keeps none of its old sockets: they watch from now on
+            changed = room.seats[ev.data["seat"]]
+            for conn in room.conns:
+                detach(conn, changed)
+            changed.muted.clear()
+        public = fold(room, ev)
+        room.active_at = time.monotonic()
+        return public
+
+    # ------------------------------------------------------------ other workers (cluster)
+
+    def _try_own(self, room: Room) -> bool:
+        if self.cluster is None:
+            return True
+        try:
+            return self.cluster.try_own(room.code)
+        except Exception:
+            log.exception("could not take room %s", room.code)
+            return False
+
+    def _owns(self, room: Room) -> bool:
+        return self.cluster is None or self.cluster.owns(room.code)
+
+    def _catch_up(self, room: Room) -> None:
+        """Fold and send the events other workers committed since ``room.version``. Holds the lock."""
+        moved = False
+        for ev in self.store.events_after(room.code, room.version):
+            if ev.n != room.version + 1:
+                raise RuntimeError(f"room {room.code}: event {ev.n} follows {room.version}")
+            public = self._fold(room, ev)
+            moved = moved or ev.kind in _MOVES_GAME
+            self._broadcast(room, public)
+        if moved:
+            self._after_game_change(room)
+
+    def _on_notify(self, code: str, n: int, ev: EventRow | None) -> None:
+        """Another worker (or this one) committed event ``n`` of room ``code``."""
+        room = self.rooms.get(code)
+        if (
+            room is not None
+            and ev is not None
+            and n == room.version + 1
+            and not room.lock.locked()  # nothing awaits between here and the fold: as if locked
+            and code not in self._catching
+            and not room.evicted
+        ):
+            try:
+                public = self._fold(room, ev)
+                self._broadcast(room, public)
+                if ev.kind in _MOVES_GAME:
+                    self._after_game_change(room)
+                return
+            except Exception:
+                log.exception("room %s could not fold event %d", code, n)
+        rooms = list(self.rooms.values()) if not code else [r for r in (room,) if r]
+        for room in rooms:
+            if (not code or n > room.version) and room.code not in self._catching:
+                self._catching[room.code] = asyncio.create_task(self._catch_up_task(room))
+
+    async def _catch_up_task(self, room: Room) -> None:
+        async with room.lock:
+            self._catching.pop(room.code, None)
+            if room.evicted:
+                return
+            try:
+                self._catch_up(room)
+            except Exception:
+                log.exception("room %s could not catch up", room.code)
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("cluster tick failed")
+
+    async def tick(self) -> None:
+        """Publish who is connected here, take over rooms nobody owns, and start (or stop) grace
+        periods by who is connected on any worker."""
+        cluster = self.cluster
+        assert cluster is not None
+        cluster.sync_presence(local_presence(self.rooms))
+        elsewhere = cluster.presence_elsewhere()
+        for room in list(self.rooms.values()):
+            if room.status == "over" or room.evicted:
+                continue
+            taken = not cluster.owns(room.code) and cluster.try_own(room.code)
+            if not cluster.owns(room.code):
+                continue
+            async with room.lock:
+                if room.evicted:
+                    continue
+                if taken:  # as after a restart: catch up, then bots and timers resume
+                    self._catch_up(room)
+                    self._after_game_change(room)
+                if room.status != "playing":
+                    continue
+                key = room_key(room.code)
+                for seat in room.seats:
+                    away = seat.connections == 0 and (key, seat.index) not in elsewhere
+                    if seat.kind != "human" or seat.stand_in:
+                        continue
+                    if away and seat.grace_task is None:
+                        self._start_grace(room, seat)
+                    elif not away and seat.grace_task is not None:
+                        seat.grace_task.cancel()
+                        seat.grace_task = None
+
+    def _broadcast(self, room: Room, public: dict[str, Any]) -> None:
+        if public["kind"] == "chat":
+            msg = {"type": "chat", "version": room.version, "chat": public["chat"]}
+            for conn in room.conns:
+                if public["seat"] not in chat.muted_by(room, conn):
+                    conn.send(msg)
+            return
+        info = room.public()
+        for conn in room.conns:
+            conn.send(self._state_message(room, conn, info, public))
+
+    def _state_message(
+        self, room: Room, conn: Connection, info: dict[str, Any], event: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        view = None
+        if room.state is not None:
+            view = public_view(room.state) if conn.seat is None else seat_view(room.state, conn.seat)
+        return {
+            "type": "state",
+            "version": room.version,
+            "you": {"seat": conn.seat, "host": conn.seat is not None and conn.seat == room.host_seat},
+            "room": info,
+            "view": view,
+            "event": event,
+        }
+
+    # ------------------------------------------------------------ connections
+
+    async def connect(self, room: Room, conn: Connection, hello: Hello) -> Room:
+        """Authenticate a socket by its seat token (or none: a spectator) and send a full snapshot.
+
+        Returns the room the socket is now in (loaded again if it had left memory meanwhile)."""
+        while True:
+            room = await self._live(room)
+            async with room.lock:
+                if room.evicted:
+                    continue
+                self._connect_locked(room, conn, hello)
+                return room
+
+    def _connect_locked(self, room: Room, conn: Connection, hello: Hello) -> None:
+        seat = None
+        if hello.token is not None:
+            digest = hash_token(hello.token)
+            for s in room.seats:
+                if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                    seat = s
+            if seat is None:
+                raise ProtocolError("bad_token", "this token holds no seat in this room")
+        if seat is not None:
+            if seat.grace_task is not None:
+                seat.grace_task.cancel()
+                seat.grace_task = None
+            if seat.stand_in and room.status == "playing":
+                self.commit(room, "back", seat.index, {"seat": seat.index}, game_change=True)
+            attach(conn, seat)
+        conn.authed = True
+        room.conns.add(conn)
+        room.active_at = time.monotonic()
+        welcome = self._state_message(room, conn, room.public(), None)
+        welcome.update(
+            type="welcome", chat=chat.audible(room, conn, list(room.chat)), log=list(room.log)[-100:]
+        )
+        conn.send(welcome)
+
+    async def disconnect(self, room: Room, conn: Connection) -> None:
+        async with room.lock:
+            if conn not in room.conns:
+                return
+            room.conns.discard(conn)
+            room.active_at = time.monotonic()
+            if conn.seat is None:
+                return
+            seat = room.seats[conn.seat]
+            if detach(conn, seat) and seat.kind == "human" and room.status == "playing":
+                self._start_grace(room, seat)
+
+    def _start_grace(self, room: Room, seat: Seat) -> None:
+        """Table rule: a player away longer than the grace period is replaced by a bot."""
+        if not self._owns(room):
+            return
+        if seat.grace_task is not None:
+            seat.grace_task.cancel()
+        seat.grace_task = asyncio.create_task(self._grace(room, seat, float(room.config["grace_seconds"])))
+
+    async def _grace(self, room: Room, seat: Seat, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with room.lock:
+            seat.grace_task = None
+            if (
+                seat.connections == 0
+                and seat.kind == "human"
+                and not seat.stand_in
+                and room.status == "playing"
+                and self._owns(room)
+                and (self.cluster is None or seat.index not in self.cluster.present_elsewhere(room.code))
+            ):
+                self.commit(room, "away", seat.index, {"seat": seat.index}, game_change=True)
+
+    # ------------------------------------------------------------ commands
+
+    async def handle(self, room: Room, conn: Connection, msg: Any) -> None:
+        handler = HANDLERS.get(type(msg))
+        if handler is None:
+            raise ProtocolError("bad_message", f"{msg.type!r} is only valid as the first message")
+        if isinstance(msg, Ping):
+            await handler(self, room, conn, msg)
+            return
+        async with room.lock:
+            await handler(self, room, conn, msg)
+
+    def apply_action(self, room: Room, seat: int, action: int, card: int | None, auto: str = "") -> None:
+        state = need_state(room)
+        trial = state.copy()
+        before = len(trial.history)
+        try:
+            trial.apply(action, seat, card=card)
+        except IllegalActionError as exc:
+            raise ProtocolError("illegal", exc.message, exc.rule) from None
+        used = played_card(before, trial)
+        data: dict[str, Any] = {"action": action, "card": card_name(used) if used is not None else None}
+        if auto:
+            data["auto"] = auto
+        self.commit(room, "action", seat, data, game_change=True)
+
+    # ------------------------------------------------------------ bots and timers
+
+    def _after_game_change(self, room: Room) -> None:
+        """Wake the bots if one must act, and arm the turn timer for a human. Holds ``room.lock``."""
+        if room.timer_task is not None:
+            room.timer_task.cancel()
+            room.timer_task = None
+        room.deadline = None
+        state = room.state
+        if state is None or room.status != "playing":
+            return
+        if (
+            room.bot_task is None
+            and self._owns(room)
+            and any(room.bot_controls(s) for s in state.seats_to_act())
+        ):
+            room.bot_task = asyncio.create_task(self._drive_bots(room))
+        seconds = room.config.get("turn_seconds") or 0
+        actor = state.current_seat
+        if not self._owns(room):  # another worker runs this room's bots and timers
+            if seconds > 0 and not room.bot_controls(actor):
+                room.deadline = time.time() + seconds
+            return
+        if seconds > 0 and not room.bot_controls(actor):
+            room.deadline = time.time() + seconds
+            room.timer_task = asyncio.create_task(self._turn_timer(room, room.game_version, actor, seconds))
+
+    def _bot_level(self, room: Room, seat: int) -> str:
+        s = room.seats[seat]
+        return s.bot_level if s.kind == "bot" and s.bot_level else self.stand_in_level
+
+    async def _drive_bots(self, room: Room) -> None:
+        """Play for every bot-controlled seat that must act; the thinking runs in :class:`BotRunner`."""
+        try:
+            while True:
+                async with room.lock:
+                    state = room.state
+                    actors = [] if state is None or room.status != "playing" else state.seats_to_act()
+                    seat = next((s for s in actors if room.bot_controls(s)), None)
+                    if seat is None or state is None or room.evicted:
+                        room.bot_task = None
+                        return
+                    view = state.view(seat)
+                    version = room.game_version
+                    level = self._bot_level(room, seat)
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                action, used = await self.bots.choose(level, view, room.bot_seconds)
+                room.bot_seconds += used
+                async with room.lock:
+                    if room.game_version != version or room.state is None or room.status != "playing":
+                        continue
+                    if action not in room.state.legal_actions(seat):
+                        legal = room.state.legal_actions(seat)
+                        action = legal[self._rng.randrange(len(legal))]
+                    with contextlib.suppress(ProtocolError):  # stale: another worker moved first
+                        self.apply_action(room, seat, action, None)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            room.bot_task = None
+            log.exception("bots of room %s stopped", room.code)
+            raise
+
+    async def _turn_timer(self, room: Room, version: int, seat: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        async with room.lock:
+            if room.timer_task is asyncio.current_task():
+                room.timer_task = None
+            state = room.state
+            if state is None or room.game_version != version or room.status != "playing":
+                return
+            legal = state.legal_actions(seat)
+            if not legal:
+                return
+            dead = [a for a in legal if DEAD <= a < DISCARD]
+            plays = [a for a in legal if a < DEAD or a == DRAW]
+            pool = dead or plays or legal
+            pick = pool[self._rng.randrange(len(pool))]
+            with contextlib.suppress(ProtocolError):  # stale: another worker moved first
+                self.apply_action(room, seat, pick, None, auto="turn timer")
+
+
+_MOVES_GAME = frozenset({"start", "action", "rule", "away", "back"})
+"""Event kinds after which bots may have to act or the turn timer starts again."""
+
+
+def release_memory() -> None:
+    """Hand freed memory back to the system: without it the C allocator keeps the high-water mark
+    of every busy hour (glibc's ``malloc_trim``; a no-op elsewhere). Evicted rooms are freed by
+    reference counting: no cycle collection (a pause for every room) is needed."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _load_libc() -> Any:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc if hasattr(libc, "malloc_trim") else None
+    except OSError:
+        return None
+
+
+_LIBC = _load_libc()
+
+
+def _room_tasks(room: Room) -> list[asyncio.Task[None]]:
+    tasks = [t for t in (room.bot_task, room.timer_task) if t]
+    return tasks + [s.grace_task for s in room.seats if s.grace_task]

@@ -1,0 +1,264 @@
+"""Post-game analysis (docs/analysis.md): labels on constructed positions, luck on a constructed
+draw, the side accounts over a whole game, and the ``sequence analyze`` command."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sequence_game import GameConfig, GameState, new_game, parse_action
+from sequence_game.analysis import (
+    BLUNDER,
+    MISSED,
+    MISTAKE,
+    AnalysisError,
+    Budget,
+    analyze_record,
+    blocking_plays,
+    format_text,
+    winning_plays,
+)
+from sequence_game.analysis.game import analyse_move, label_of, move_accuracy
+from sequence_game.board import LINES, parse_cell
+from sequence_game.bots import make_bot
+from sequence_game.cards import FULL_DECK, card_name
+from sequence_game.cli import main
+from sequence_game.records import write_record
+from sequence_game.testing import position
+
+FAST = Budget(seconds=None, samples=32, bot_simulations=30)
+"""Reproducible: no time limit, so results depend only on the seed."""
+
+
+def window(*names: str) -> int:
+    mask = sum(1 << parse_cell(n) for n in names)
+    return next(w for w, m in enumerate(LINES) if m == mask)
+
+
+SEQ_BLUE = window("a9", "b9", "c9", "d9", "e9")  # side 0's completed sequence (row 9)
+SEQ_GREEN = window("a0", "b0", "c0", "d0", "e0")  # side 1's (row 0)
+GREEN_HAND = ["9s", "9c", "4s", "7s", "kd", "ac", "tc"]
+
+
+def deck_with_top(hands: dict[int, list[str]], top: list[str]) -> list[str]:
+    """The draw pile for ``position``: ``top`` first, then every other card not in a hand."""
+    rest = Counter(card_name(c) for c in FULL_DECK)
+    rest.subtract(c for h in hands.values() for c in h)
+    rest.subtract(top)
+    return top + sorted(rest.elements())
+
+
+def threatened_position() -> GameState:
+    """Both sides have one sequence (two win, R7.1). Green has three winning fours that share the
+    chip on d5 (a5-d5 missing e5; d3-d6 missing d2 or d7); blue holds the one-eyed jack that
+    removes d5 and so blocks all three (R1.3), and nothing that wins."""
+    return position(
+        GameConfig(players=2),
+        chips={
+            0: ["b9", "c9", "d9", "e9", "f7", "g7", "h7"],
+            1: ["b0", "c0", "d0", "e0", "a5", "b5", "c5", "d5", "d3", "d4", "d6"],
+        },
+        hands={0: ["js", "kc", "8s", "6s", "4d", "5d", "7d"], 1: GREEN_HAND},
+        sequences={0: [SEQ_BLUE], 1: [SEQ_GREEN]},
+        seat=0,
+    )
+
+
+def winning_position() -> GameState:
+    """Blue can win now with 5h on e4 (a4-d4 and its sequence); green threatens to win on e5, which
+    blue's 2h would block."""
+    return position(
+        GameConfig(players=2),
+        chips={
+            0: ["b9", "c9", "d9", "e9", "a4", "b4", "c4", "d4"],
+            1: ["b0", "c0", "d0", "e0", "a5", "b5", "c5", "d5"],
+        },
+        hands={0: ["2h", "5h", "kc", "8s", "6s", "4d", "3c"], 1: GREEN_HAND},
+        sequences={0: [SEQ_BLUE], 1: [SEQ_GREEN]},
+        seat=0,
+    )
+
+
+def test_leaving_a_winning_four_unblocked_with_a_block_in_hand_is_a_missed_block() -> None:
+    state = threatened_position()
+    view = state.view(0)
+    assert [state.action_name(a) for a in blocking_plays(view)] == ["js@d5"]
+    bad = analyse_move(state, parse_action("kc@a7"), budget=FAST)
+    assert bad.label == "missed block"
+    assert bad.loss >= MISSED and bad.after < bad.before
+    assert bad.best == "js@d5"  # the strongest bot blocks
+    good = analyse_move(threatened_position(), parse_action("js@d5"), budget=FAST)
+    assert good.label is None and good.loss < MISTAKE
+    assert good.after > bad.after + MISSED
+
+
+def test_a_missed_winning_play_is_a_missed_win() -> None:
+    state = winning_position()
+    assert [state.action_name(a) for a in winning_plays(state.view(0))] == ["5h@e4"]
+    for move in ("2h@e5", "kc@e7"):  # a block, and a move that does nothing
+        m = analyse_move(winning_position(), parse_action(move), budget=FAST)
+        assert m.label == "missed win", m
+        assert m.before == 1.0 and m.loss >= MISSED
+        assert m.best == "5h@e4"
+    win = analyse_move(winning_position(), parse_action("5h@e4"), budget=FAST)
+    assert (win.before, win.after, win.loss, win.label, win.drawn) == (1.0, 1.0, 0.0, None, None)
+
+
+def test_labels_follow_the_documented_thresholds() -> None:
+    state = new_game(GameConfig(players=2), seed=1)
+    view = state.view(state.current_seat)  # no win, no threat on an empty board
+    act = view.legal_actions[0]
+    assert label_of(view, act, MISTAKE - 0.001) is None
+    assert label_of(view, act, MISTAKE) == "mistake"
+    assert label_of(view, act, BLUNDER) == "blunder"
+    # a missed win below the threshold is no label at all (the win was still coming)
+    state = winning_position()
+    assert label_of(state.view(0), parse_action("kc@e7"), MISSED - 0.001) is None
+    assert move_accuracy(0.0) == pytest.approx(100.0, abs=0.01)
+    assert move_accuracy(0.10) == pytest.approx(63.6, abs=0.1)
+    assert move_accuracy(1.0) == 0.0
+
+
+def test_a_lucky_draw_is_worth_more_than_a_blank_one() -> None:
+    """Blue has a sequence and a four it cannot fill from its hand: drawing a two-eyed jack (which
+    fills it next turn, R1.3) is luck; drawing a card of no use is not."""
+    hands = {0: ["8s", "6s", "4d", "3c", "kc", "9d", "2d"], 1: GREEN_HAND}
+    chips = {0: ["b9", "c9", "d9", "e9", "a4", "b4", "c4", "d4"], 1: ["b0", "c0", "d0", "e0", "f1"]}
+
+    def after_drawing(card: str) -> Any:
+        state = position(
+            GameConfig(players=2),
+            chips=chips,
+            hands=hands,
+            sequences={0: [SEQ_BLUE], 1: [SEQ_GREEN]},
+            deck=deck_with_top(hands, [card]),
+            seat=0,
+        )
+        return analyse_move(state, parse_action("8s@b7"), budget=FAST)
+
+    lucky, blank = after_drawing("jd"), after_drawing("2c")
+    assert lucky.drawn == "jd" and blank.drawn == "2c"
+    assert lucky.after == blank.after  # the same decision from the same view
+    assert lucky.luck > 0.1 and lucky.luck > blank.luck + 0.1
+    assert lucky.after_draw == pytest.approx(lucky.after + lucky.luck)
+
+
+def played_record(seed: int = 5) -> dict[str, Any]:
+    state = new_game(GameConfig(players=2), seed=seed)
+    bots = [make_bot("greedy", seed=1), make_bot("random", seed=2)]
+    while not state.is_terminal():
+        seat = state.current_seat
+        state.apply(bots[seat].select_action(state.view(seat)), seat)
+    return write_record(state)
+
+
+@pytest.fixture(scope="module")
+def whole_game() -> Any:
+    return analyze_record(played_record(), Budget(seconds=None, samples=4, bot_simulations=4), seed=1)
+
+
+def test_the_luck_and_the_decisions_add_up_over_a_whole_game(whole_game: Any) -> None:
+    analysis = whole_game
+    assert analysis.over and analysis.winner is not None
+    for m in analysis.moves:
+        assert 0.0 <= m.after <= m.before <= 1.0
+        assert m.loss == pytest.approx(m.before - m.after)
+        assert m.after_draw == pytest.approx(m.before - m.loss + m.luck)
+        if m.drawn is None:
+            assert m.luck == 0.0 and m.after_draw == m.after
+    for side in analysis.sides_summary:
+        moves = [m for m in analysis.moves if m.side == side.side]
+        assert side.luck == pytest.approx(sum(m.luck for m in moves))
+        assert side.decisions == pytest.approx(-sum(m.loss for m in moves))
+        assert side.start == moves[0].before
+        assert side.result == (1.0 if side.side == analysis.winner else 0.0)
+        assert side.start + side.decisions + side.luck + side.others == pytest.approx(side.result)
+    assert sum(s.moves for s in analysis.sides_summary) == len(analysis.moves)
+    assert analysis.moves[-1].drawn is None  # the winning play ends the game before any draw
+
+
+def test_every_action_of_the_record_is_analysed_in_order(whole_game: Any) -> None:
+    record = played_record()
+    indices = [i for i, a in enumerate(record["actions"]) if "seat" in a]
+    assert [m.index for m in whole_game.moves] == indices
+    names = [m.move for m in whole_game.moves]
+    assert names[0] == f"{record['actions'][0]['card']}@" + names[0].split("@")[1]
+
+
+def test_the_analysis_depends_only_on_the_seed_without_a_time_limit() -> None:
+    record = played_record()
+    record["actions"] = record["actions"][:6]
+    del record["result"]
+    budget = Budget(seconds=None, samples=3, bot_simulations=3)
+    one = analyze_record(record, budget, seed=4).to_json()
+    two = analyze_record(record, budget, seed=4).to_json()
+    one.pop("seconds"), two.pop("seconds")
+    assert one == two
+    assert not one["over"] and len(one["moves"]) == 6
+
+
+def test_bad_records_are_refused() -> None:
+    with pytest.raises(AnalysisError, match="malformed"):
+        analyze_record(b"{}")
+    record = played_record()
+    record["actions"][0]["seat"] = 1 - record["actions"][0]["seat"]
+    with pytest.raises(AnalysisError, match="illegal action 0"):
+        analyze_record(record)
+
+
+def test_text_json_and_chart(whole_game: Any, tmp_path: Path) -> None:
+    from sequence_game.analysis.chart import write_chart
+
+    text = format_text(whole_game)
+    assert "largest swings" in text and "side 0: accuracy" in text
+    data = json.loads(json.dumps(whole_game.to_json()))
+    assert len(data["moves"]) == len(whole_game.moves) and data["thresholds"]["blunder"] == BLUNDER
+    png = tmp_path / "chances.png"
+    write_chart(whole_game, png)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_analyze_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = played_record()
+    record["actions"] = record["actions"][:4]
+    del record["result"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    argv = ["analyze", str(path), "--seconds", "0", "--samples", "2", "--bot", "heuristic", "--quiet"]
+    assert main([*argv, "--json", "--chart", str(tmp_path / "c.png")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [m["index"] for m in out["moves"]] == [0, 1, 2, 3]
+    assert (tmp_path / "c.png").exists()
+    assert main(argv) == 0
+    assert "game not over" in capsys.readouterr().out
+    path.write_text("[]")
+    assert main(argv) == 2
+    assert "cannot analyse" in capsys.readouterr().err
+    assert main([*argv[:2], "--samples", "0"]) == 2
+
+
+def test_manual_draws_three_sides_and_a_table_talk_fine_are_analysed() -> None:
+    """Every kind of action: plays, owed draws (R5.3) with their luck, a fine's discards (R6.1)."""
+    for config in (GameConfig(players=3, draw="manual"), GameConfig(players=4)):
+        state = new_game(config, seed=2)
+        bots = [make_bot("greedy", seed=i) for i in range(config.players)]
+        for n in range(16):
+            if n == 6 and config.team_size >= 2:
+                state.call_table_talk(0)
+            seat = state.current_seat
+            state.apply(bots[seat].select_action(state.view(seat)), seat)
+        record = write_record(state)
+        analysis = analyze_record(record, Budget(seconds=None, samples=2, bot_simulations=2))
+        seats = [i for i, a in enumerate(record["actions"]) if "seat" in a]
+        assert [m.index for m in analysis.moves] == seats
+        kinds = {m.move.split()[0] for m in analysis.moves}
+        if config.draw == "manual":
+            assert "draw" in kinds
+            assert all(m.drawn is not None and not m.decision for m in analysis.moves if m.move == "draw")
+        else:
+            assert "discard" in kinds  # the fine
+        assert len(analysis.sides_summary) == config.sides

@@ -1,0 +1,166 @@
+"""The web page in the players' languages (issue 21), in a real Chromium: with the browser set to
+Danish (Playwright's ``locale``, which sets ``navigator.languages`` and Accept-Language) the page
+speaks Danish, a few moves are played against a bot, every message shown is in the catalogue, the
+switcher changes the language and is remembered, and a phone-sized screen holds the longer words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+from .test_browser import ARGS, ARTIFACTS, CHROMIUM
+from .test_web_table import AXE, axe_violations
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DANISH_TURN = "Din tur"
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def danish_room(server: Server, browser: Any, **ctx_args: Any) -> tuple[Any, Any, list[str]]:
+    """As ``test_browser.room_against_bots``, with the browser in Danish: Ann creates a room,
+    adds a bot and starts. Only ids and classes are used, never English words."""
+    ctx = browser.new_context(**({"viewport": {"width": 1280, "height": 800}, "locale": "da-DK"} | ctx_args))
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(15_000)
+    page.goto(server.http + "/")
+    page.locator("#home h1", has_text="Sequence, online med venner").wait_for()
+    page.fill("#create-form input[name=name]", "Ann")
+    page.click("#create-form button[type=submit]")
+    page.locator("#lobby").wait_for()
+    page.locator("#seats li[data-seat='1'] button.add-bot").click()
+    page.locator("#seats li[data-seat='1']", has_text="bot").wait_for()
+    return ctx, page, errors
+
+
+def danish_move(page: Any) -> bool:
+    """On this page's turn, play the first legal option by clicking; False if it is not its turn."""
+    if (page.locator("#status strong").text_content() or "") != DANISH_TURN:
+        return False
+    playable = page.locator("#hand .card.playable")
+    if playable.count():
+        playable.first.click()
+        target = page.locator("#board .cell.target")
+        if target.count():
+            target.first.click()
+            return True
+    buttons = page.locator("#hand button.exchange, #actions button[data-action]")
+    if buttons.count():
+        buttons.first.click()
+        return True
+    return False
+
+
+def missing_messages(page: Any) -> list[str]:
+    return list(page.evaluate("[...window.i18nMissing]"))
+
+
+def test_a_game_in_danish(server: Server, chromium: Any) -> None:
+    ctx, page, errors = danish_room(server, chromium)
+    assert page.evaluate("document.documentElement.lang") == "da"
+    assert page.locator("#lang-select").input_value() == "da"
+    note = page.locator("#lobby-note").inner_text()
+    assert "2 spillere i 2 hold" in note and "sekvenser" in note, note
+    assert page.locator("#start-btn").inner_text() == "Start spillet"
+    page.click("#start-btn")
+    page.locator("#game").wait_for()
+    moves = 0
+    for _ in range(120):
+        if moves >= 3 or page.locator("#over").is_visible():
+            break
+        before = page.locator("#log li").count()
+        if danish_move(page):
+            moves += 1
+            page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+        else:
+            page.wait_for_timeout(200)
+    assert moves >= 3, "no Danish turn came"
+    log = page.locator("#log").inner_text()
+    assert re.search(r"Ann (spiller|fjerner|bytter|kasserer)", log), log
+    assert "plays" not in log and "seat " not in log, log
+    assert page.locator("#hand h2, .hand-panel h2").first.inner_text().startswith("Din hånd")
+    labels = " ".join(
+        page.locator("#board .cell").nth(i).get_attribute("aria-label") or "" for i in range(1, 10)
+    )
+    assert re.search(r"(spar|hjerter|ruder|klør) ", labels), labels
+    assert page.locator("#players .meta").first.inner_text().endswith(" kort")
+    assert page.evaluate("document.querySelector('#board').getAttribute('aria-label')").startswith("Brættet")
+    assert missing_messages(page) == []
+    if AXE.exists():  # html lang="da", the Danish labels and their contrast
+        assert axe_violations(page) == []
+    assert errors == []
+
+    # the switcher: Spanish now, remembered over a reload; the seat goes on
+    page.select_option("#lang-select", "es")
+    page.locator("#game").wait_for()
+    page.wait_for_function("document.documentElement.lang === 'es'")
+    page.locator("h2", has_text="Su mano").wait_for()
+    page.reload()
+    page.wait_for_function("document.documentElement.lang === 'es'")
+    assert page.evaluate("localStorage.getItem('seq-lang')") == "es"
+    assert page.locator("h2", has_text="Jugadas").count() >= 1
+    assert missing_messages(page) == []
+    page.select_option("#lang-select", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    page.locator("h2", has_text="Your hand").wait_for()
+    assert errors == []
+    ctx.close()
+
+
+def test_the_phone_layout_holds_the_danish_words(server: Server, chromium: Any) -> None:
+    ctx, page, errors = danish_room(server, chromium, viewport=PHONE, is_mobile=True, has_touch=True)
+
+    def no_sideways_scroll() -> None:
+        widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1], widths
+        # the header (name, room, connection, language switcher, sound) stays on the screen
+        right = page.evaluate(
+            "Math.max(...[...document.querySelectorAll('header > *')].map(e => e.getBoundingClientRect().right))"
+        )
+        assert right <= PHONE["width"], right
+
+    no_sideways_scroll()  # the lobby
+    page.click("#start-btn")
+    page.locator("#game").wait_for()
+    played = 0
+    for _ in range(100):
+        if played >= 2:
+            break
+        if danish_move(page):
+            played += 1
+            page.wait_for_timeout(300)
+        else:
+            page.wait_for_timeout(200)
+    no_sideways_scroll()
+    status = page.locator("#status").bounding_box()
+    assert status is not None and status["x"] + status["width"] <= PHONE["width"]
+    page.locator("details.help summary").click()  # the longest Danish paragraphs
+    no_sideways_scroll()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "i18n-phone-da.png"), full_page=True)
+    page.goto(server.http + "/")
+    page.locator("#home h1").wait_for()
+    no_sideways_scroll()  # the home page with its forms
+    assert page.locator("#create-form h2").inner_text() == "Nyt rum"
+    assert missing_messages(page) == []
+    assert errors == []
+    ctx.close()

@@ -1,0 +1,142 @@
+"""More than one process (issue 16): workers sharing a real PostgreSQL database, started by the test.
+
+Two ``sequence serve --cluster`` processes on two ports let the test choose each client's worker;
+one more test runs ``--workers 2`` on one shared socket. A worker killed with SIGKILL mid-game hands
+its rooms to the other: bots keep playing, nothing committed is lost, the record replays.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from sequence_game.records import replay
+
+from .conftest import Client, Server, advance, over
+from .test_postgres import postgres_url
+
+__all__ = ["postgres_url"]  # the fixture: a throwaway PostgreSQL for this module
+
+pytestmark = pytest.mark.postgres
+
+
+def _playing(m: dict[str, object]) -> bool:
+    room = m.get("room")
+    return m["type"] == "state" and isinstance(room, dict) and room["status"] == "playing"
+
+
+def test_sqlite_refuses_more_than_one_worker(tmp_path: Path) -> None:
+    for flags in (["--workers", "2"], ["--cluster"]):
+        cmd = [sys.executable, "-m", "sequence_game", "serve", "--db", str(tmp_path / "x.db"), *flags]
+        done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=60)
+        assert done.returncode != 0
+        assert "need PostgreSQL" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_two_workers_share_a_room(postgres_url: str, tmp_path: Path) -> None:
+    a = Server(postgres_url, log=tmp_path / "a.log", extra=["--cluster"]).start()
+    b = Server(postgres_url, log=tmp_path / "b.log", extra=["--cluster"]).start()
+    try:
+        room = a.create_room(players=2, name="Ann")
+        code = room["code"]
+        token_b = b.join(code, 1, "Bob")  # the other worker seats Bob
+        ann = a.client(code, room["token"])
+        bob = b.client(code, token_b)
+        assert bob.welcome["room"]["seats"][0]["name"] == "Ann"
+        ann.send({"type": "start"})
+        ann.recv_until(_playing)
+        bob.recv_until(_playing)
+        clients = {0: ann, 1: bob}
+        for _ in range(16):  # each move, made on either worker, reaches both sockets
+            assert advance(clients)
+        assert ann.last is not None and bob.last is not None
+        assert ann.last["version"] == bob.last["version"]
+        assert ann.last["view"]["board"] == bob.last["view"]["board"]
+        assert ann.last["view"]["hand"] != bob.last["view"]["hand"]  # each worker builds its own views
+        bob.send({"type": "chat", "text": "hello from b"})
+        assert ann.recv_until(lambda m: m["type"] == "chat")["chat"]["text"] == "hello from b"
+        # a stale command on one worker is refused, whichever worker moved last
+        mine = clients[ann.last["view"]["seats_to_act"][0]]
+        assert mine.error({"type": "act", "action": 0, "version": 1})["code"] == "stale"
+        while advance(clients):
+            pass
+        record = b.get(f"/api/rooms/{code}/record").json()
+        assert replay(record).ok
+        assert a.get(f"/api/rooms/{code}/record").json() == record
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_killed_worker_hands_its_rooms_over(postgres_url: str, tmp_path: Path) -> None:
+    a = Server(postgres_url, log=tmp_path / "ka.log", extra=["--cluster"]).start()
+    b = Server(postgres_url, log=tmp_path / "kb.log", extra=["--cluster"]).start()
+    try:
+        room = a.create_room(players=3, name="Ann")  # loaded first by worker a: a owns it
+        code = room["code"]
+        ann = b.client(code, room["token"])  # the player talks to worker b
+        for seat in (1, 2):
+            ann.send({"type": "bot", "seat": seat, "level": "random"})
+        ann.send({"type": "start"})
+        ann.recv_until(_playing)
+        assert a.get("/health").json()["rooms_owned"] == 1
+        assert b.get("/health").json()["rooms_owned"] == 0
+        clients = {0: ann}
+        moves = 0
+        # stop on our own turn, so no bot move of worker a is in flight at the kill
+        while moves < 9 or ann.last["view"]["seats_to_act"][0] != 0:  # type: ignore[index]
+            assert advance(clients)
+            moves += 1
+        before = ann.last
+        a.kill()
+        again = b.client(code, room["token"])  # nothing committed was lost
+        assert before is not None and again.welcome["view"] == before["view"]
+        again.close()
+        while advance(clients):  # the bots now play on worker b
+            pass
+        assert b.get("/health").json()["rooms_owned"] == 1
+        record = b.get(f"/api/rooms/{code}/record").json()
+        assert "result" in record, record
+        assert replay(record).ok
+        assert len(record["actions"]) >= moves
+    finally:
+        a.kill()
+        b.stop()
+
+
+def test_workers_share_one_socket(postgres_url: str, tmp_path: Path) -> None:
+    server = Server(postgres_url, log=tmp_path / "w.log", extra=["--workers", "2"]).start()
+    try:
+        pids: set[int] = set()
+        deadline = time.monotonic() + 30
+        while len(pids) < 2 and time.monotonic() < deadline:
+            pids.add(httpx.get(f"{server.http}/health", timeout=5).json()["pid"])  # a new connection each
+            time.sleep(0.05)
+        assert len(pids) == 2, pids
+        room = server.create_room(players=2, name="Ann")
+        code = room["code"]
+        token = server.join(code, 1, "Bob")
+        ann, bob = server.client(code, room["token"]), server.client(code, token)
+        ann.send({"type": "start"})
+        ann.recv_until(_playing)
+        bob.recv_until(_playing)
+        clients: dict[int, Client] = {0: ann, 1: bob}
+        for _ in range(10):
+            assert advance(clients)
+        # kill one worker: uvicorn starts another; each player reconnects and the game goes on
+        os.kill(pids.pop(), signal.SIGKILL)
+        clients = {0: server.client(code, room["token"]), 1: server.client(code, token)}
+        assert clients[0].welcome["version"] == clients[1].welcome["version"]
+        while advance(clients):
+            pass
+        assert over(clients[1].last or {})
+        assert replay(server.get(f"/api/rooms/{code}/record").json()).ok
+    finally:
+        server.stop()
