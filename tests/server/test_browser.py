@@ -45,16 +45,23 @@ def try_move(page: Any) -> str | None:
         return "over"
     if (page.locator("#status strong").text_content() or "") != "Your turn":
         return None
+    from playwright.sync_api import TimeoutError as PageTimeout
+
     playable = page.locator("#hand .card.playable")
     buttons = page.locator("#hand button.exchange, #actions button[data-action]")
-    if playable.count():
-        playable.first.click()
-        target = page.locator("#board .cell.target")
-        if target.count():
-            target.first.click()
-    elif buttons.count():
-        buttons.first.click()
-    else:
+    try:
+        if playable.count():
+            playable.first.click(timeout=5_000)
+            target = page.locator("#board .cell.target")
+            if target.count():
+                target.first.click(timeout=5_000)
+        elif buttons.count():
+            buttons.first.click(timeout=5_000)
+        else:
+            return None
+    except PageTimeout:
+        # the hand or board was rebuilt under the pointer by another seat's move (a busy machine
+        # delays the page): look again on the next round, as a person would click again
         return None
     return "moved"
 
