@@ -90,7 +90,7 @@ def test_a_game_in_danish(server: Server, chromium: Any) -> None:
         before = page.locator("#log li").count()
         if danish_move(page):
             moves += 1
-            page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+            page.wait_for_function("(n) => document.querySelectorAll('#log li').length > n", arg=before)
         else:
             page.wait_for_timeout(200)
     assert moves >= 3, "no Danish turn came"
@@ -112,15 +112,15 @@ def test_a_game_in_danish(server: Server, chromium: Any) -> None:
     # the switcher: Spanish now, remembered over a reload; the seat goes on
     page.select_option("#lang-select", "es")
     page.locator("#game").wait_for()
-    page.wait_for_function("document.documentElement.lang === 'es'")
+    page.wait_for_function("() => document.documentElement.lang === 'es'")
     page.locator("h2", has_text="Su mano").wait_for()
     page.reload()
-    page.wait_for_function("document.documentElement.lang === 'es'")
+    page.wait_for_function("() => document.documentElement.lang === 'es'")
     assert page.evaluate("localStorage.getItem('seq-lang')") == "es"
     assert page.locator("h2", has_text="Jugadas").count() >= 1
     assert missing_messages(page) == []
     page.select_option("#lang-select", "en")
-    page.wait_for_function("document.documentElement.lang === 'en'")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
     page.locator("h2", has_text="Your hand").wait_for()
     assert errors == []
     ctx.close()

@@ -38,7 +38,7 @@ from .fair_rooms import finished_record
 from .http_guard import BodyLimit, SecurityHeaders
 from .limits import Limits
 from .manager import RoomManager
-from .protocol import CreateRoom, Hello, JoinSeat, ProtocolError, parse_message
+from .protocol import CreateRoom, Hello, HintRequest, JoinSeat, ProtocolError, parse_message
 from .replays import replay_frames
 from .rooms import Connection, Room
 from .store import Store
@@ -125,6 +125,8 @@ def create_app(
             "seat_taken": 409,
             "started": 409,
             "rate_limited": 429,
+            "hints_off": 403,
+            "bad_token": 403,
         }.get(exc.code, 400)
         return JSONResponse(exc.to_dict(), status_code=status)
 
@@ -165,6 +167,20 @@ def create_app(
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
         room, token = await manager.create(body, request.client.host if request.client else "")
         return {"code": room.code, "seat": body.seat, "token": token, "room": room.public()}
+
+    @app.get("/api/rooms")
+    async def open_rooms(open: int = 0) -> dict[str, Any]:
+        """Public rooms still in their lobby with a free seat (at most 50), from memory."""
+        return {"rooms": manager.open_rooms() if open else []}
+
+    @app.post("/api/rooms/{code}/hint")
+    async def hint(code: str, body: HintRequest) -> dict[str, Any]:
+        """The strongest bot's play for the token's seat (rooms created with ``hints``)."""
+        room = await room_or_404(code)
+        seat = manager.seat_of_token(room, body.token)
+        if seat is None:
+            raise ProtocolError("bad_token", "this token holds no seat in this room")
+        return await manager.hint(room, seat)
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str) -> dict[str, Any]:

@@ -72,11 +72,13 @@ class BotRunner:
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
         return self._pool
 
-    async def choose(self, level: str, view: PlayerView, spent: float) -> tuple[int, float]:
+    async def choose(
+        self, level: str, view: PlayerView, spent: float, seconds: float | None = None
+    ) -> tuple[int, float]:
         """An action for ``view`` by a bot of ``level``, and the seconds of thinking it used.
 
-        ``spent``: the room's thinking so far. A failing or overrunning bot, or a room over its
-        budget, gets :func:`instant_action`."""
+        ``spent``: the room's thinking so far. ``seconds``: a fixed budget instead of the server's
+        (hints). A failing or overrunning bot, or a room over its budget, gets :func:`instant_action`."""
         if level not in BOTS:
             level = "random"
         left = self.room_budget - spent
@@ -84,7 +86,7 @@ class BotRunner:
             return instant_action(view, self._rng), 0.0
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
-        seconds = min(self.seconds, left)
+        seconds = min(self.seconds if seconds is None else seconds, left)
         await self._slots.acquire()  # FIFO: rooms waiting for a slot are served in turn
         try:
             future = asyncio.get_running_loop().run_in_executor(

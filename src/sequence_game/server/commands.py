@@ -25,6 +25,7 @@ from .protocol import (
     CallTableTalk,
     Chat,
     Configure,
+    Hint,
     Leave,
     Mute,
     Nonce,
@@ -87,6 +88,11 @@ def playing(room: Room) -> GameState:
 
 async def on_ping(table: Table, room: Room, conn: Connection, msg: Ping) -> None:
     conn.send({"type": "pong", "version": room.version})
+
+
+async def on_hint(table: Table, room: Room, conn: Connection, msg: Hint) -> None:
+    """Never called: the manager answers hints itself, outside the room's lock."""
+    raise ProtocolError("bad_message", "hint is answered by the room manager")
 
 
 async def on_act(table: Table, room: Room, conn: Connection, msg: Act) -> None:
@@ -329,4 +335,5 @@ HANDLERS: dict[type, Handler] = {
     Rematch: on_rematch,
     Leave: on_leave,
     Ping: on_ping,
+    Hint: on_hint,
 }

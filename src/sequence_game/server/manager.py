@@ -27,19 +27,22 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from ..actions import DEAD, DISCARD, DRAW
-from ..cards import card_name, parse_card
+from ..board import LAYOUT
+from ..bots import BOTS, LEVELS
+from ..cards import card_name, is_one_eyed, is_two_eyed, parse_card
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalActionError
 from . import chat
 from .bot_runner import BotRunner
 from .cluster import TICK, Cluster, local_presence, room_key
-from .commands import HANDLERS
+from .commands import HANDLERS, gather
 from .eviction import evictable, expired
 from .fair_rooms import seed_event
 from .limits import Limits, TokenBucket
 from .protocol import (
     CreateRoom,
     Hello,
+    Hint,
     Ping,
     ProtocolError,
 )
@@ -58,6 +61,12 @@ from .seats import Connection, Seat, attach, detach, hash_token
 from .store import EventRow, Store
 
 log = logging.getLogger(__name__)
+
+#: The most open rooms ``GET /api/rooms?open=1`` lists.
+OPEN_ROOMS_SHOWN = 50
+#: Hints come from the strongest level people are offered, with a small fixed budget.
+HINT_LEVEL = LEVELS["expert"]
+HINT_SECONDS = 0.3
 
 
 class RoomManager:
@@ -98,6 +107,8 @@ class RoomManager:
         """Rooms dropped from memory so far (for ``/health`` and the load test)."""
         self.alive: weakref.WeakSet[Room] = weakref.WeakSet()
         """Every room object not yet freed: after eviction it should empty (no leak holds them)."""
+        self._hinting: set[tuple[str, int]] = set()
+        """Seats with a hint being computed: one at a time each."""
 
     def start(self) -> None:
         """Begin the periodic eviction and expiry (needs a running event loop)."""
@@ -120,6 +131,8 @@ class RoomManager:
             raise ProtocolError("bad_config", exc.message, exc.rule) from None
         if body.seat >= cfg.players:
             raise ProtocolError("bad_seat", f"no seat {body.seat} at a table of {cfg.players}", "R2.1")
+        if body.against is not None and body.against not in BOTS:
+            raise ProtocolError("bad_bot", f"unknown bot {body.against!r}; choose from {', '.join(BOTS)}")
         bucket = self._creators.get(client)
         if bucket is None:
             bucket = self._creators[client] = TokenBucket(
@@ -135,6 +148,8 @@ class RoomManager:
             "draw": cfg.draw,
             "turn_seconds": body.turn_seconds,
             "grace_seconds": body.grace_seconds,
+            "public": body.public,
+            "hints": body.hints,
         }
         async with self._load_lock:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -149,6 +164,8 @@ class RoomManager:
             async with room.lock:  # a fair deal's commitment is public before anyone can sit
                 self.commit(room, "seed", None, seed_event())
             token = await self.take_seat(room, body.seat, body.name)
+            if body.against is not None:
+                await self._start_against(room, body.against)
         except BaseException:
             # no room without its host: forget it entirely
             self.rooms.pop(code, None)
@@ -157,6 +174,98 @@ class RoomManager:
                 self.store.delete_room(code)
             raise
         return room, token
+
+    async def _start_against(self, room: Room, level: str) -> None:
+        """ "Play a bot now": the same events as the host adding bots and starting (R2.1, R4.1)."""
+        async with room.lock:
+            for s in room.seats:
+                if s.kind == "empty":
+                    data = {"seat": s.index, "kind": "bot", "name": f"{level} bot", "bot_level": level}
+                    self.commit(room, "seat", s.index, data, seat_changed=s.index)
+            # nobody is connected yet, so the deal is made at once from the committed seed alone
+            gather(self, room, secrets.randbelow(len(room.seats)))
+
+    def open_rooms(self) -> list[dict[str, Any]]:
+        """Public rooms in memory still in their lobby with a free seat, newest first.
+
+        Read from memory only (no database scan per request): a lobby room that left memory is
+        not listed until someone opens it by its code."""
+        shown = []
+        for room in sorted(self.rooms.values(), key=lambda r: r.created_at, reverse=True):
+            if not room.config.get("public") or room.status != "lobby" or room.evicted:
+                continue
+            sides = room.sides
+            seats = [
+                {"seat": s.index, "side": s.index % sides, "kind": s.kind, "name": s.name} for s in room.seats
+            ]
+            free = sum(1 for s in room.seats if s.kind == "empty")
+            if not free or room.gathering is not None:
+                continue
+            shown.append(
+                {
+                    "code": room.code,
+                    "players": len(room.seats),
+                    "sides": sides,
+                    "taken": len(seats) - free,
+                    "free": free,
+                    "host": room.seats[room.host_seat].name,
+                    "seats": seats,
+                    "draw": room.config.get("draw", "auto"),
+                    "turn_seconds": room.config.get("turn_seconds", 0),
+                    "hints": bool(room.config.get("hints")),
+                }
+            )
+            if len(shown) >= OPEN_ROOMS_SHOWN:
+                break
+        return shown
+
+    def seat_of_token(self, room: Room, token: str) -> int | None:
+        digest = hash_token(token)
+        for s in room.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.index
+        return None
+
+    async def hint(self, room: Room, seat: int | None) -> dict[str, Any]:
+        """The strongest bot's play for ``seat``'s own view, thought out in the bot pool.
+
+        The room's lock is held only to read the view: the room answers everyone meanwhile."""
+        if seat is None:
+            raise ProtocolError("not_seated", "spectators may only watch")
+        async with room.lock:
+            if not room.config.get("hints"):
+                raise ProtocolError("hints_off", "the host did not allow hints in this room")
+            if not any(s.kind == "bot" for s in room.seats):
+                raise ProtocolError("hints_off", "hints are only given in games against bots")
+            state = room.state
+            if room.status != "playing" or state is None:
+                raise ProtocolError("not_playing", "the game is not being played")
+            if seat not in state.seats_to_act():
+                raise ProtocolError("not_your_turn", "a hint is for your own turn", "R4.3")
+            view = state.view(seat)  # the seat's view only: never the hidden state
+            if not view.legal_actions:
+                raise ProtocolError("not_your_turn", "nothing to play: the turn passes", "R5.5")
+            version = room.game_version
+        key = (room.code, seat)
+        if key in self._hinting:
+            raise ProtocolError("rate_limited", "a hint is already being worked out")
+        self._hinting.add(key)
+        try:
+            action, _used = await self.bots.choose(HINT_LEVEL, view, 0.0, HINT_SECONDS)
+        finally:
+            self._hinting.discard(key)
+        if action not in view.legal_actions:
+            action = view.legal_actions[0]
+        card = hint_card(action, view.hand)
+        return {
+            "type": "hint",
+            "version": room.version,
+            "game_version": version,
+            "action": action,
+            "card": card_name(card) if card is not None else None,
+            "cell": action % 100 if action < DEAD else None,
+            "level": HINT_LEVEL,
+        }
 
     async def get(self, code: str) -> Room | None:
         """The room with ``code``, loaded from the store (and its bots and timers resumed) if need be."""
@@ -547,6 +656,9 @@ class RoomManager:
         if isinstance(msg, Ping):
             await handler(self, room, conn, msg)
             return
+        if isinstance(msg, Hint):  # thought out without the lock, so the room goes on meanwhile
+            conn.send(await self.hint(room, conn.seat))
+            return
         async with room.lock:
             await handler(self, room, conn, msg)
 
@@ -645,6 +757,20 @@ class RoomManager:
             pick = pool[self._rng.randrange(len(pool))]
             with contextlib.suppress(ProtocolError):  # stale: another worker moved first
                 self.apply_action(room, seat, pick, None, auto="turn timer")
+
+
+def hint_card(action: int, hand: tuple[int, ...]) -> int | None:
+    """The hand card an action uses (a jack of the right kind for a wild play or a removal)."""
+    if action < 100:
+        return LAYOUT[action]
+    if action < 300:
+        kind = is_two_eyed if action < 200 else is_one_eyed
+        return next((c for c in hand if kind(c)), None)
+    if action < DISCARD:
+        return action - DEAD
+    if action < DRAW:
+        return action - DISCARD
+    return None
 
 
 _MOVES_GAME = frozenset({"start", "action", "rule", "away", "back"})

@@ -153,6 +153,13 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
+class Hint(_Msg):
+    """A seated player asks the strongest bot for a play on its own view (rooms created with
+    ``hints: true`` and holding a bot only)."""
+
+    type: Literal["hint"]
+
+
 Inbound = Annotated[
     Hello
     | Act
@@ -166,7 +173,8 @@ Inbound = Annotated[
     | Nonce
     | Rematch
     | Leave
-    | Ping,
+    | Ping
+    | Hint,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
@@ -207,6 +215,18 @@ class CreateRoom(BaseModel):
     """How long a player may be away before a bot takes the seat (until they come back)."""
     name: Printable = Field(default="Host", min_length=1, max_length=MAX_NAME)
     seat: int = Field(default=0, ge=0, le=11)
+    public: bool = False
+    """Listed among the open rooms (``GET /api/rooms?open=1``); otherwise reachable by code only."""
+    hints: bool = False
+    """Players may ask for a hint (the strongest bot's play); only in rooms with a bot."""
+    against: str | None = Field(default=None, max_length=32)
+    """"Play a bot now": every other seat gets a bot of this level and the game starts at once."""
+
+
+class HintRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(min_length=1, max_length=128)
 
 
 class JoinSeat(BaseModel):

@@ -120,6 +120,7 @@ const ERRORS = {
   not_allowed: N_("That is not allowed."),
   in_progress: N_("The record is ready when the game is over."),
   seats_empty: N_("Every seat needs a player or a bot first."),
+  hints_off: N_("Hints are not allowed in this room."),
 };
 /** An error in the page's language, with the rule it breaks. */
 function errorText(msg) {
@@ -159,7 +160,7 @@ const app = {
   layout: null, code: null, ws: null, token: null, seat: null, host: false,
   version: 0, room: null, view: null, selected: null, retry: 0,
   frames: [], frame: 0, playing: null, last: null, wasMyTurn: false, over: false,
-  checked: {}, analysis: null, analysing: null,
+  checked: {}, analysis: null, analysing: null, hint: null,
   moves: [], spot: null, spotSticky: false, cursor: 0, pending: null, replayNames: null,
   twoStep: localStorage.getItem("seq-two-step") === "1",
 };
@@ -241,11 +242,15 @@ function setupHome() {
       const r = await api("POST", "/api/rooms", {
         name, players: +form.players.value, teams: +form.teams.value,
         draw: form.draw.value, turn_seconds: +form.turn_seconds.value,
+        public: form.public.checked, hints: form.hints.checked,
       });
       saveToken(r.code, r.seat, r.token);
       location.href = "/r/" + r.code;
     } catch (e) { toast(e.message); }
   });
+  $("bot-now-btn").addEventListener("click", playBotNow);
+  $("open-refresh").addEventListener("click", loadOpenRooms);
+  loadOpenRooms();
   $("join-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     location.href = "/r/" + ev.target.code.value.trim().toUpperCase();
@@ -259,6 +264,49 @@ function setupHome() {
     if (!res.ok) return toast(typeof data.detail === "string" ? data.detail : _("This is not a record of a finished game."));
     startReplay(data);
   });
+}
+
+/** "Play a bot now": a private two-seat room, the other seat a bot, the game started at once. */
+async function playBotNow() {
+  const form = $("create-form"), name = form.name.value.trim() || _("Player");
+  localStorage.setItem("seq-name", name);
+  try {
+    const r = await api("POST", "/api/rooms", {
+      name, players: 2, against: $("bot-now-level").value, hints: form.hints.checked,
+    });
+    saveToken(r.code, r.seat, r.token);
+    location.href = "/r/" + r.code;
+  } catch (e) { toast(e.message); }
+}
+
+/** The open public rooms still in their lobby: host, seats taken and free, sides, and Join. */
+async function loadOpenRooms() {
+  let rooms = [];
+  try { rooms = (await api("GET", "/api/rooms?" + new URLSearchParams({ open: 1 }))).rooms; } catch { rooms = []; }
+  const items = rooms.map((r) => el("li", { "data-code": r.code },
+    el("span", { class: "who" }, _("{host}'s room", { host: r.host })),
+    el("span", { class: "meta" }, _("{players} players, {sides} sides", { players: r.players, sides: r.sides }) + " · "
+      + ngettext("{n} free seat", "{n} free seats", r.free)),
+    el("span", { class: "seat-dots", "aria-hidden": "true" }, ...r.seats.map((s) => el("span", {
+      class: `dot s${s.side}` + (s.kind === "empty" ? " free" : "") }, LETTER[s.side]))),
+    el("a", { class: "join-link", href: "/r/" + r.code }, _("Join"))));
+  $("open-rooms").replaceChildren(...(items.length ? items : [el("li", { class: "muted" }, _("No open rooms right now."))]));
+}
+
+/** Ask for a hint: the strongest bot's play for this seat's view, worked out by the server. */
+function askHint() {
+  $("hint-note").textContent = _("Thinking…");
+  send({ type: "hint" });
+}
+
+function showHint(msg) {
+  app.hint = { ...msg, at: msg.game_version };
+  const named = (app.view?.legal_actions || []).find((a) => a.id === msg.action);
+  const move = msg.cell !== null && msg.card ? _("play {card} on {cell}", { card: cardLabel(msg.card), cell: cellName(msg.cell) })
+    : named ? named.name : String(msg.action);
+  $("hint-note").textContent = _("Hint: {move}", { move });
+  announce($("hint-note").textContent);
+  renderGame();
 }
 
 // ------------------------------------------------------------------ connection
@@ -298,11 +346,13 @@ function receive(msg) {
       toast(_("There is no room {code}. Create one, or check the link.", { code: app.code }));
       return;
     }
+    if ($("hint-note")) $("hint-note").textContent = "";
     toast(errorText(msg));
     return;
   }
   if (msg.type === "chat") return addChat(msg.chat);
   if (msg.type === "nonce_request") return contributeNonce(msg);
+  if (msg.type === "hint") return showHint(msg);
   if (msg.type === "welcome" || msg.type === "state") {
     app.version = msg.version;
     app.seat = msg.you.seat; app.host = msg.you.host;
@@ -706,6 +756,7 @@ function renderHand(v, cards) {
     const kind = isJack(card) ? (oneEyed(card) ? "remove" : "wild") : dead ? "dead" : null;
     const b = el("button", {
       type: "button", class: "card" + (isRed(card) ? " red" : "") + (card === app.selected ? " selected" : "") +
+        (app.hint && card === app.hint.card ? " hinted" : "") +
         (dead ? " dead" : "") + (plays.length ? " playable" : ""),
       "data-card": card, "aria-pressed": card === app.selected, title: _("key {n}", { n: i + 1 }),
       on: { click: () => { app.selected = app.selected === card ? null : card; renderGame(); } },
@@ -739,7 +790,10 @@ function renderGame() {
   }
   const p = app.pending;
   if (p && (p.card !== app.selected || targets.get(p.cell) !== p.action)) app.pending = null;
+  if (app.hint && app.hint.at !== room.game_version) { app.hint = null; $("hint-note").textContent = ""; }
   drawBoard($("board"), v, targets, app.last, preview, movesSinceMyTurn());
+  $("board").querySelectorAll(".hinted").forEach((c) => c.classList.remove("hinted"));
+  if (app.hint && app.hint.cell !== null) $("board").querySelector(`.cell[data-cell="${app.hint.cell}"]`)?.classList.add("hinted");
 
   const over = !!v.termination, myTurn = !over && v.current_seat === me;
   const nowSide = over ? null : v.current_seat % sides;
@@ -772,7 +826,7 @@ function renderGame() {
   // the hand is rebuilt only when what it shows changes: another seat's move must not replace the
   // card under a pointer mid-click
   const cards = hand.map((card) => ({ card, acts: legalFor(card), dead: isDead(card, v.board) }));
-  const handKey = JSON.stringify([!!v.hand, app.selected, cards]);
+  const handKey = JSON.stringify([!!v.hand, app.selected, cards, app.hint?.card]);
   if (handKey !== app.handKey) {
     app.handKey = handKey;
     renderHand(v, cards);
@@ -801,6 +855,11 @@ function renderGame() {
     buttons.unshift(el("button", { type: "button", id: "confirm-btn", class: "primary", on: { click: () => act(action, card) } },
       label),
     el("button", { type: "button", id: "cancel-btn", on: { click: () => { app.pending = null; renderGame(); } } }, _("Cancel")));
+  }
+  const hintsHere = room.config.hints && room.seats.some((s) => s.kind === "bot");
+  if (hintsHere && myTurn) {
+    buttons.push(el("button", { type: "button", id: "hint-btn", title: _("The strongest bot's play for your cards"),
+      on: { click: askHint } }, _("Hint")));
   }
   $("actions").replaceChildren(...buttons);
   $("two-step").checked = app.twoStep;
