@@ -218,3 +218,29 @@ def advance(clients: dict[int, Client], pick: Callable[[list[int]], int] = lambd
     for c in clients.values():
         c.recv_until(lambda m: m["type"] == "state")
     return True
+
+
+# ------------------------------------------------------------------------------------------- browser
+
+#: Debian's Chromium, driven by Playwright (its own browser download does not work here).
+CHROMIUM = os.environ.get("SEQUENCE_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium per test module, shared by every browser test."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()

@@ -7,31 +7,18 @@ switcher changes the language and is remembered, and a phone-sized screen holds 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .conftest import Server
-from .test_browser import ARGS, ARTIFACTS, CHROMIUM
+from .test_browser import ARTIFACTS
 from .test_web_table import AXE, axe_violations
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 DANISH_TURN = "Din tur"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def danish_room(server: Server, browser: Any, **ctx_args: Any) -> tuple[Any, Any, list[str]]:
@@ -74,8 +61,8 @@ def missing_messages(page: Any) -> list[str]:
     return list(page.evaluate("[...window.i18nMissing]"))
 
 
-def test_a_game_in_danish(server: Server, chromium: Any) -> None:
-    ctx, page, errors = danish_room(server, chromium)
+def test_a_game_in_danish(server: Server, browser: Any) -> None:
+    ctx, page, errors = danish_room(server, browser)
     assert page.evaluate("document.documentElement.lang") == "da"
     assert page.locator("#lang-select").input_value() == "da"
     note = page.locator("#lobby-note").inner_text()
@@ -126,8 +113,8 @@ def test_a_game_in_danish(server: Server, chromium: Any) -> None:
     ctx.close()
 
 
-def test_the_phone_layout_holds_the_danish_words(server: Server, chromium: Any) -> None:
-    ctx, page, errors = danish_room(server, chromium, viewport=PHONE, is_mobile=True, has_touch=True)
+def test_the_phone_layout_holds_the_danish_words(server: Server, browser: Any) -> None:
+    ctx, page, errors = danish_room(server, browser, viewport=PHONE, is_mobile=True, has_touch=True)
 
     def no_sideways_scroll() -> None:
         widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")

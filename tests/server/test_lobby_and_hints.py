@@ -4,14 +4,11 @@ code only) and hints against bots (the strongest bot's play for the seat's own v
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .conftest import Server, my_turn
-from .test_browser import ARGS, CHROMIUM
 
 
 def open_codes(server: Server) -> list[str]:
@@ -100,17 +97,6 @@ def test_hint_is_a_legal_action_of_the_view_and_the_room_goes_on(server: Server)
     assert watcher.error({"type": "hint"})["code"] == "not_seated"
     me.close()
     watcher.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.mark.browser

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from .conftest import Client, Server, advance
-from .test_browser import browser, room_against_bots  # noqa: F401 - the browser fixture
+from .test_browser import room_against_bots
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +45,7 @@ def play_out(client: Client, seed: int) -> None:
         pass
 
 
-def test_rematch_swap_and_analyse_in_the_page(fast: Server, browser: Any) -> None:  # noqa: F811
+def test_rematch_swap_and_analyse_in_the_page(fast: Server, browser: Any) -> None:
     ctx, page, errors = room_against_bots(fast, browser)
     page.locator("#game").wait_for()
     code = page.evaluate("() => location.pathname.split('/')[2]")

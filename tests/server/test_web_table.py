@@ -13,14 +13,13 @@ import json
 import os
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .conftest import Client, Server, advance, my_turn
-from .test_browser import ARGS, ARTIFACTS, CHROMIUM, room_against_bots
+from .test_browser import ARTIFACTS, room_against_bots
 
 pytestmark = pytest.mark.browser
 
@@ -32,17 +31,6 @@ DOCS_IMG = ROOT / "docs" / "img"
 LONG_NAME = "Bartholomew Featherstonehaugh-Cholmondeley"[:40]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -155,8 +143,8 @@ def shot(page: Any, name: str, **kwargs: Any) -> Path:
 # ---------------------------------------------------------------------------------- 1. coordinates
 
 
-def test_the_board_is_labelled_and_a_log_line_shows_its_cell(server: Server, chromium: Any) -> None:
-    ctx, page, errors = room_against_bots(server, chromium, players=2)
+def test_the_board_is_labelled_and_a_log_line_shows_its_cell(server: Server, browser: Any) -> None:
+    ctx, page, errors = room_against_bots(server, browser, players=2)
     page.locator("#board .coords text").first.wait_for()
     labels = page.locator("#board .coords text").all_text_contents()
     assert sorted(labels) == sorted([*"abcdefghij", *"0123456789"])
@@ -188,10 +176,8 @@ def test_the_board_is_labelled_and_a_log_line_shows_its_cell(server: Server, chr
 # ---------------------------------------------------------------------------------- 2. moves since
 
 
-def test_every_move_since_your_turn_is_numbered_and_in_the_hand_history(
-    server: Server, chromium: Any
-) -> None:
-    ctx, page, errors = room_against_bots(server, chromium, players=3)
+def test_every_move_since_your_turn_is_numbered_and_in_the_hand_history(server: Server, browser: Any) -> None:
+    ctx, page, errors = room_against_bots(server, browser, players=3)
     play_by_clicks(page)
     your_turn(page)  # both bots have played since
     page.wait_for_timeout(200)
@@ -225,8 +211,8 @@ def test_every_move_since_your_turn_is_numbered_and_in_the_hand_history(
 # ---------------------------------------------------------------------------------- 3. misclicks
 
 
-def test_two_step_play_is_a_remembered_setting(server: Server, chromium: Any) -> None:
-    ctx, page, errors = room_against_bots(server, chromium, players=2)
+def test_two_step_play_is_a_remembered_setting(server: Server, browser: Any) -> None:
+    ctx, page, errors = room_against_bots(server, browser, players=2)
     page.locator("details.help summary").click()
     help_text = page.locator("details.help").inner_text()
     assert "cannot be taken back" in help_text and "no undo" in help_text
@@ -294,9 +280,9 @@ def finished_game(server: Server) -> tuple[str, str]:
     return code, room["token"]
 
 
-def test_the_replay_names_players_shows_card_symbols_and_jumps(server: Server, chromium: Any) -> None:
+def test_the_replay_names_players_shows_card_symbols_and_jumps(server: Server, browser: Any) -> None:
     code, token = finished_game(server)
-    page = seated_page(server, chromium, code, 0, token)
+    page = seated_page(server, browser, code, 0, token)
     page.locator("#over").wait_for()
     final = page.locator("#board .chip").count()
     locked = page.locator("#board .chip.locked").count()
@@ -348,9 +334,9 @@ def test_the_replay_names_players_shows_card_symbols_and_jumps(server: Server, c
 # ---------------------------------------------------------------------------------- 8. layout
 
 
-def test_phone_layout_with_a_long_name_and_a_long_chat_word(server: Server, chromium: Any) -> None:
+def test_phone_layout_with_a_long_name_and_a_long_chat_word(server: Server, browser: Any) -> None:
     code, token, bea = ann_and_bea(server, LONG_NAME)
-    page = seated_page(server, chromium, code, 0, token, viewport=PHONE, is_mobile=True, has_touch=True)
+    page = seated_page(server, browser, code, 0, token, viewport=PHONE, is_mobile=True, has_touch=True)
     page.locator("#game").wait_for()
     if page.locator("#status strong").inner_text() == "Your turn":
         play_by_clicks(page)
@@ -380,8 +366,8 @@ def test_phone_layout_with_a_long_name_and_a_long_chat_word(server: Server, chro
     page.context.close()
 
 
-def test_desktop_layout_three_players_and_a_seven_card_hand(server: Server, chromium: Any) -> None:
-    ctx, page, errors = room_against_bots(server, chromium, players=3)
+def test_desktop_layout_three_players_and_a_seven_card_hand(server: Server, browser: Any) -> None:
+    ctx, page, errors = room_against_bots(server, browser, players=3)
     your_turn(page)
     gap = box(page, "#board")["y"] - (box(page, "#scores")["y"] + box(page, "#scores")["height"])
     assert 0 <= gap <= 16, gap  # no gap between the scores and the board
@@ -394,7 +380,7 @@ def test_desktop_layout_three_players_and_a_seven_card_hand(server: Server, chro
     ctx.close()
 
     code, token, bea = ann_and_bea(server)
-    page = seated_page(server, chromium, code, 0, token)
+    page = seated_page(server, browser, code, 0, token)
     page.locator("#hand .card").nth(6).wait_for()
     tops = {round(b["y"]) for b in (c.bounding_box() for c in page.locator("#hand .card").all()) if b}
     assert len(tops) == 1, tops
@@ -406,8 +392,8 @@ def test_desktop_layout_three_players_and_a_seven_card_hand(server: Server, chro
 # ---------------------------------------------------------------------------------- 9. accessibility
 
 
-def test_keyboard_only_play_with_aria_labels_and_a_live_region(server: Server, chromium: Any) -> None:
-    ctx, page, errors = room_against_bots(server, chromium, players=2)
+def test_keyboard_only_play_with_aria_labels_and_a_live_region(server: Server, browser: Any) -> None:
+    ctx, page, errors = room_against_bots(server, browser, players=2)
     your_turn(page)
     page.locator("body").focus()
     page.keyboard.press("ArrowDown")  # the arrows reach the board from anywhere
@@ -451,9 +437,9 @@ def test_keyboard_only_play_with_aria_labels_and_a_live_region(server: Server, c
     ctx.close()
 
 
-def test_axe_finds_nothing_on_the_home_lobby_and_game_screens(server: Server, chromium: Any) -> None:
+def test_axe_finds_nothing_on_the_home_lobby_and_game_screens(server: Server, browser: Any) -> None:
     for viewport in (DESKTOP, PHONE):
-        ctx = chromium.new_context(viewport=viewport)
+        ctx = browser.new_context(viewport=viewport)
         page = ctx.new_page()
         page.goto(server.http + "/")
         page.locator("#home").wait_for()
