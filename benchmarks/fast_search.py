@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -58,6 +59,7 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--sims", type=int, default=200, help="flat Monte Carlo simulations per position")
     parser.add_argument("--mcts-sims", type=int, default=300, help="MCTSBot budget per move")
+    parser.add_argument("--rounds", type=int, default=3, help="alternated IS-MCTS rounds (median reported)")
     args = parser.parse_args()
     for group in ("engine", "rollout"):
         ensure_compiled(group)
@@ -87,17 +89,24 @@ def main() -> int:
         "flat_fast_each": round(rate(n, flat_fast_each)),
         "flat_fast_batched": round(rate(n, flat_fast_batched)),
     }
-    for name, evaluator in (("ismcts_pure", RolloutEvaluator()), ("ismcts_fast", FastRolloutEvaluator())):
-        bot = MCTSBot(seed=1, evaluator=evaluator, paired=False)
-        done = 0
-        start = time.process_time()
-        for state in states:
-            bot.select_action(state.view(state.current_seat), Limit(simulations=args.mcts_sims))
-            done += bot.last_simulations
-        results[name] = round(done / max(time.process_time() - start, 1e-9))
+    rounds: dict[str, list[float]] = {"ismcts_pure": [], "ismcts_fast": []}
+    for _ in range(args.rounds):  # alternated, so that a change of load hits both alike
+        for name, evaluator in (("ismcts_pure", RolloutEvaluator()), ("ismcts_fast", FastRolloutEvaluator())):
+            bot = MCTSBot(seed=1, evaluator=evaluator, paired=False)
+            done = 0
+            start = time.process_time()
+            for state in states:
+                bot.select_action(state.view(state.current_seat), Limit(simulations=args.mcts_sims))
+                done += bot.last_simulations
+            rounds[name].append(done / max(time.process_time() - start, 1e-9))
+    for name, rates in rounds.items():
+        results[name] = round(statistics.median(rates))
+        results[name + "_rounds"] = [round(r) for r in rates]
+    ratios = [f / p for f, p in zip(rounds["ismcts_fast"], rounds["ismcts_pure"], strict=True)]
+    results["speedup_ismcts_rounds"] = [round(r, 2) for r in ratios]
     results["speedup_flat_each"] = round(results["flat_fast_each"] / results["flat_pure"], 1)  # type: ignore[operator]
     results["speedup_flat_batched"] = round(results["flat_fast_batched"] / results["flat_pure"], 1)  # type: ignore[operator]
-    results["speedup_ismcts"] = round(results["ismcts_fast"] / results["ismcts_pure"], 2)  # type: ignore[operator]
+    results["speedup_ismcts"] = round(statistics.median(ratios), 2)
     results["load_average"] = os.getloadavg()
     print(json.dumps(results, indent=1))
     return 0

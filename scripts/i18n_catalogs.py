@@ -129,7 +129,7 @@ SCRIPT_NOT_MESSAGES = frozenset(
     {
         "use strict", "tag you", "tag away", "sit primary", "#board .cell.target", "#board .cell.preview",
         "button.coord", "Arrow", "Enter", "Escape", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown",
-        "Home", "End", "turn timer", "Sequence", "English", "Español", "Dansk",
+        "Home", "End", "Sequence", "English", "Español", "Dansk",
     }
 )  # fmt: skip
 
@@ -169,18 +169,21 @@ def script_strings_outside_catalogue(path: Path = STATIC / "app.js") -> list[tup
 
 # ---------------------------------------------------------------------------------- the terminal
 
-#: The Python modules whose every string a player may read: the terminal game, the CLI and the
-#: commands that speak to players (serve, bench and tournament are not checked yet).
+#: The Python modules whose every string a player may read: the terminal game, the CLI and every
+#: command (its help, messages and errors), and the analysis report's text.
 PLAYER_MODULES = (
     *sorted((PACKAGE / "tui").glob("*.py")),
     PACKAGE / "cli.py",
-    *(PACKAGE / "commands" / f"{name}.py" for name in ("play", "validate", "verify", "analyze")),
+    *sorted((PACKAGE / "commands").glob("*.py")),
+    PACKAGE / "analysis" / "report.py",
 )
 #: String literals of those modules that read like words but are no message: data keys, file and
 #: module names, program names that prefix a message, the app's title, Textual key lists.
 PYTHON_NOT_MESSAGES = frozenset(
     {
         "Sequence", "last-game.json", "tab,space", "sequence_game.commands.", "sequence play: ",
+        "sequence bench: ", "sequence tournament: ",  # program names that prefix a message
+        "sequence-server.db", "random,greedy,heuristic",  # a default file name and bot list
         "missed win", "missed block",  # the analysis' label keys (shown through LABEL_WORDS)
         "internal error: ",  # the analysis child's crash report, kept as Python wrote it
         "fairness.nonces: no seat ", " at this table of ",  # a record field's error, as JSON says it

@@ -31,9 +31,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -46,6 +48,11 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+try:  # the load generator shares the cores with the server: the cheapest parser it can have
+    from orjson import loads
+except ImportError:  # pragma: no cover - the server extra brings orjson
+    from json import loads
 
 MAX_GAMES = 5000
 MAX_SOCKETS = 2000
@@ -86,11 +93,76 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds the processes have used so far (``/proc/PID/stat``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+class Postgres:
+    """A throwaway PostgreSQL server on loopback (Debian's ``initdb``/``pg_ctl``, as the tests start
+    it; as root it runs as the ``postgres`` user), removed when the run ends."""
+
+    def __init__(self, durable: bool) -> None:
+        import glob
+        import shutil
+
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if not found:
+            raise SystemExit("--postgres: PostgreSQL binaries not found (apt-get install postgresql)")
+        self.bindir = Path(found[-1]).parent
+        self.base = Path(tempfile.mkdtemp(prefix="sequence-load-pg-"))
+        sock = self.base / "sock"
+        sock.mkdir()
+        if os.geteuid() == 0:
+            shutil.chown(self.base, "postgres")
+            shutil.chown(sock, "postgres")
+        self.port = free_port()
+        self.data = self.base / "data"
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        # synchronous_commit=off, unless --pg-durable: a commit is in PostgreSQL's memory before it
+        # returns, so a killed *server* loses nothing, but a crash of PostgreSQL or of the machine
+        # may lose the last fraction of a second (SQLite's synchronous=NORMAL in WAL mode is alike)
+        opts = f"-p {self.port} -k {sock} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        if not durable:
+            opts += " -c synchronous_commit=off"
+        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.base / "pg.log"), "-w", "start")
+        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, tool: str, *args: str) -> None:
+        cmd = [str(self.bindir / tool), *args]
+        if os.geteuid() == 0:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        subprocess.run(cmd, check=True, capture_output=True)
+
+    def pids(self) -> list[int]:
+        """The postmaster and its backends (their CPU is part of the server's cost)."""
+        try:
+            main = int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return []
+        return [main, *children(main)]
+
+    def stop(self) -> None:
+        import shutil
+
+        with contextlib.suppress(subprocess.CalledProcessError):
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
+        shutil.rmtree(self.base, ignore_errors=True)
 
 
 class Server:
@@ -127,6 +199,11 @@ class Server:
             await asyncio.sleep(0.1)
         raise SystemExit("the server did not start within 30 s")
 
+    def pids(self) -> list[int]:
+        """The server's processes: the supervisor (or the one worker) and its children (workers,
+        bot and analysis pools)."""
+        return [self.proc.pid, *children(self.proc.pid)]
+
     def rss_kb(self) -> int:
         """The server's memory: with ``--workers`` the supervisor's and its worker processes'."""
         pids = [self.proc.pid]
@@ -142,8 +219,14 @@ class Server:
             self.proc.kill()
 
 
+CLIENT = {"deflate": True}
+"""``deflate``: whether the scripted clients offer permessage-deflate, as browsers do
+(``--no-deflate``: not)."""
+
+
 async def hello(server: Server, code: str, token: str | None) -> ClientConnection:
-    ws = await connect(f"{server.ws}/ws/{code}", max_size=2**22, open_timeout=20)
+    compression = "deflate" if CLIENT["deflate"] else None
+    ws = await connect(f"{server.ws}/ws/{code}", max_size=2**22, open_timeout=20, compression=compression)
     await ws.send(json.dumps({"type": "hello", "token": token}))
     return ws
 
@@ -154,7 +237,7 @@ async def play_seat(
     """Answer every state with a random legal move; record latencies; return the final view."""
     async for raw in ws:
         now = time.perf_counter()
-        msg = json.loads(raw)
+        msg = loads(raw)
         kind = msg.get("type")
         if kind == "error":
             tally.errors.append(f"{code} seat {seat}: {msg.get('code')}: {msg.get('message')}")
@@ -173,7 +256,7 @@ async def play_seat(
             action = legal[rng.randrange(len(legal))]["id"]
             sent[msg["version"] + 1] = time.perf_counter()
             tally.moves += 1
-            await ws.send(json.dumps({"type": "act", "action": action, "version": msg["version"]}))
+            await ws.send(f'{{"type":"act","action":{action},"version":{msg["version"]}}}')
     return None
 
 
@@ -256,8 +339,14 @@ async def evicted(server: Server, client: httpx.AsyncClient, left: int, wait: fl
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="sequence-load-"))
-    db = args.db or str(tmp / "load.db")
-    server = Server(db, args.bot_seconds, tmp / "server.log", args.workers)
+    postgres = Postgres(args.pg_durable) if args.postgres else None
+    db = postgres.url if postgres else args.db or str(tmp / "load.db")
+    try:
+        server = Server(db, args.bot_seconds, tmp / "server.log", args.workers)
+    except BaseException:
+        if postgres:
+            postgres.stop()
+        raise
     tally = Tally()
     idle: list[ClientConnection] = []
     out: dict[str, Any] = {}
@@ -284,6 +373,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if bot_tasks:
                 await asyncio.sleep(2.0)  # let the bots start thinking
             start = time.perf_counter()
+            serving = server.pids()
+            pg = postgres.pids() if postgres else []
+            cpu_start = (cpu_seconds(serving), cpu_seconds(pg), time.process_time())
             queue = iter(range(args.games))
             deadline = start + args.seconds
 
@@ -298,6 +390,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
             await asyncio.gather(*(lane() for _ in range(args.rooms)))
             elapsed = time.perf_counter() - start
+            used = (cpu_seconds(serving), cpu_seconds(pg), time.process_time())
+            cpu = [b - a for a, b in zip(cpu_start, used, strict=True)]
+            # CPU seconds per second of play: 1.0 is one core busy all along
+            out["cpu_cores"] = {
+                "server": round(cpu[0] / elapsed, 2),
+                "postgres": round(cpu[1] / elapsed, 2),
+                "load_generator": round(cpu[2] / elapsed, 2),
+            }
+            # CPU milliseconds each move cost: the capacity of a core is 1000 / this, whatever else
+            # the machine was doing meanwhile (moves/s is not: it drops when others take the cores)
+            out["cpu_ms_per_move"] = {
+                "server": round(1000 * cpu[0] / max(1, tally.moves), 3),
+                "postgres": round(1000 * cpu[1] / max(1, tally.moves), 3),
+                "load_generator": round(1000 * cpu[2] / max(1, tally.moves), 3),
+            }
+            out["load_average"] = os.getloadavg()[0]
             for task in bot_tasks:
                 task.cancel()
             out.update(
@@ -327,9 +435,25 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for ws in idle:
             await ws.close()
         server.stop()
+        if postgres:
+            postgres.stop()
     out["errors"] = len(tally.errors)
+    if out["errors"]:
+        out["server_log"] = str(tmp / "server.log")  # kept for the post-mortem
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
     out["first_errors"] = tally.errors[:5]
     return out
+
+
+def _loop_factory() -> Any:
+    """uvloop when installed (uvicorn's standard extra brings it): a cheaper event loop for the
+    load generator, which shares the machine's cores with the server."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover
+        return None
+    return uvloop.new_event_loop
 
 
 def main() -> int:
@@ -344,6 +468,21 @@ def main() -> int:
     p.add_argument(
         "--workers", type=int, default=1, help="the server's --workers (more than 1: --db PostgreSQL)"
     )
+    p.add_argument(
+        "--postgres",
+        action="store_true",
+        help="start a throwaway PostgreSQL on loopback for the run (Debian's postgresql package)",
+    )
+    p.add_argument(
+        "--pg-durable",
+        action="store_true",
+        help="with --postgres: keep synchronous_commit on (each commit waits for its WAL flush)",
+    )
+    p.add_argument(
+        "--no-deflate",
+        action="store_true",
+        help="clients do not offer permessage-deflate (browsers do): measures the server without it",
+    )
     p.add_argument("--seconds", type=float, default=300, help="stop starting games after this (default 300)")
     p.add_argument("--evict-wait", type=float, default=60, help="wait this long for rooms to leave memory")
     p.add_argument("--warmup", type=int, default=2, help="games played (and evicted) before measuring")
@@ -357,7 +496,11 @@ def main() -> int:
         host = httpx.URL(args.db.replace("+psycopg", "")).host
         if host not in ("127.0.0.1", "localhost", "::1", ""):
             p.error("--db must be on loopback: the load test never leaves this machine")
-    out = asyncio.run(run(args))
+    CLIENT["deflate"] = not args.no_deflate
+    if args.postgres and args.db:
+        p.error("--postgres starts its own database: no --db with it")
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        out = runner.run(run(args))
     out["cpus"] = os.cpu_count()
     print(json.dumps(out, indent=2))
     return 1 if out["errors"] else 0

@@ -21,10 +21,13 @@ from sequence_game.bots import Limit, make_bot
 from sequence_game.bots.base import forced_action, reveal_truth
 from sequence_game.bots.ratings import wilson_interval
 
-ORACLE = "planner(oracle=True, model=1, width=4)"
+ORACLE = "planner(oracle=True, model=1, width=4, max_width=4)"
 OTHERS = {
     "heuristic (its first candidate)": ("heuristic", None),
-    "oracle, heuristic rollouts cut at 10 turns": ("planner(oracle=True, model=1, width=4, horizon=10)", 8),
+    "oracle, heuristic rollouts cut at 10 turns": (
+        "planner(oracle=True, model=1, width=4, max_width=4, horizon=10)",
+        8,
+    ),
     "fair PIMC, 4 sampled worlds, 10 turns": ("planner(model=1, width=4, horizon=10, confidence=0)", 16),
     "fair PIMC, 4 sampled worlds, to the end": ("planner(model=1, width=4, confidence=0)", 16),
 }

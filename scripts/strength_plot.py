@@ -8,6 +8,10 @@ Needs the ``plot`` extra (matplotlib).
           --variants "planner(oracle=True, model=1, width=4)" "mcts" >> strength.jsonl
     done
     .venv/bin/python scripts/strength_plot.py strength.jsonl docs/strength.png
+
+``scripts/strength_data.jsonl`` holds the rows behind ``docs/img/strength.png`` (each with the
+runs it pools in ``source``): ``scripts/strength_plot.py scripts/strength_data.jsonl
+docs/img/strength.png`` remakes it.
 """
 
 from __future__ import annotations

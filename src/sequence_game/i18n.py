@@ -291,6 +291,17 @@ def engine_message(text: str, lang: str | None = None) -> str:
     one in the engine) comes back in English, rule number first, rather than not at all."""
     match = _RULE_PREFIX.fullmatch(text)
     rule, message = (match["rule"] + ": ", match["rest"]) if match else ("", text)
+    parts = engine_parts(message)
+    if parts is None:
+        return text
+    template, fields = parts
+    return rule + gettext_in(lang, template).format(**fields)
+
+
+def engine_parts(message: str) -> tuple[str, dict[str, str]] | None:
+    """An engine error's message (without its rule number) as data: the catalogue message it is
+    worded by and its fields, card codes as symbols (``10♥``); None for a message the table does not
+    know. The server sends these, so each page words the error in its own language."""
     for pattern, template in ENGINE_MESSAGES:
         found = re.fullmatch(pattern, message)
         if found is not None:
@@ -298,5 +309,5 @@ def engine_message(text: str, lang: str | None = None) -> str:
             if "card" in fields:
                 with contextlib.suppress(ValueError):  # not a card code after all: shown as it is
                     fields["card"] = card_short(fields["card"])
-            return rule + gettext_in(lang, template).format(**fields)
-    return text
+            return template, fields
+    return None

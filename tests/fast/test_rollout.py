@@ -20,6 +20,15 @@ def test_rollout_outcomes_count_every_playout() -> None:
     assert state.turn == 40 and not state.is_terminal()  # the pure state is left alone
 
 
+def test_rollouts_from_mid_game_are_mostly_decided() -> None:
+    """Random two-player games from turn 30 end in sequences far more often than not (R7.1):
+    catches rollouts that run on a stale or wrong row layout (every game "drawn" at once)."""
+    state = new_game(GameConfig(players=2), seed=5)
+    state.playout(random.Random(1), max_turns=30)
+    tally = rollout_outcomes(state, 200, seed=2)
+    assert int(tally[:2].sum()) >= 150 and min(int(tally[0]), int(tally[1])) > 0
+
+
 def test_rollouts_from_a_finished_game_give_its_result() -> None:
     state = new_game(GameConfig(players=2), seed=4)
     outcome = state.playout(random.Random(0))

@@ -199,7 +199,7 @@ def test_turn_timer_plays_for_a_slow_player(server: Server) -> None:
     assert m["view"]["current_seat"] == 0 and m["room"]["deadline"] - time.time() <= 1.0
     m = a.recv_until(
         lambda m: (
-            m["type"] == "state" and m["event"]["kind"] == "action" and "turn timer" in m["event"]["text"]
+            m["type"] == "state" and m["event"]["kind"] == "action" and m["event"].get("auto") == "turn_timer"
         ),
         timeout=30,
     )

@@ -367,6 +367,46 @@ def test_a_room_over_its_bot_budget_gets_instant_moves(tmp_path: Path) -> None:
         srv.stop()
 
 
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def test_bot_pool_processes_think_at_a_lower_priority_and_exit_with_a_killed_server(tmp_path: Path) -> None:
+    import os
+
+    srv = Server(str(tmp_path / "orphans.db"), bot_seconds=0.05).start()
+    try:
+        room = srv.create_room(players=2, name="Ann")
+        host = srv.client(room["code"], room["token"])
+        host.send({"type": "bot", "seat": 1, "level": "greedy"})  # thinks in the pool
+        host.send({"type": "start"})
+        host.recv_until(lambda m: m["type"] == "state" and m["room"]["status"] == "playing")
+        for _ in range(4):  # a few bot moves: the pool is up
+            advance({0: host})
+        assert srv.proc is not None
+        pool = _children(srv.proc.pid)
+        assert pool, "no bot pool process"
+        server_nice = os.getpriority(os.PRIO_PROCESS, srv.proc.pid)
+        niced = [pid for pid in pool if os.getpriority(os.PRIO_PROCESS, pid) >= server_nice + 10]
+        assert niced, "no pool process runs at a lower priority than the server"
+        host.close()
+    finally:
+        srv.kill()  # SIGKILL: the server cannot tell its pool to stop
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in pool):
+        for pid in pool:  # reap nothing (not our children); a zombie has no /proc/PID/stat state R/S
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                    pool = [p for p in pool if p != pid]
+        time.sleep(0.2)
+    assert not [pid for pid in pool if Path(f"/proc/{pid}").exists()], "pool processes outlived the server"
+
+
 # ----------------------------------------------------------------------------- 10: headers, docs
 
 

@@ -17,7 +17,25 @@ from .test_web_table import AXE, axe_violations
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
+PHONE = {"width": 375, "height": 812}  # the narrowest common phone (iPhone SE/mini class)
+#: Visible elements sticking out of the screen sideways, outside any box that scrolls or clips them.
+OVERFLOWING = """(width) => {
+  const clipped = (e) => {
+    for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (["auto", "scroll", "hidden", "clip"].includes(getComputedStyle(p).overflowX)) return true;
+    }
+    return false;
+  };
+  const out = [];
+  for (const e of document.body.querySelectorAll("*")) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(e).visibility === "hidden") continue;
+    if ((r.right > width + 1 || r.left < -1) && !clipped(e)) {
+      out.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className.baseVal ?? e.className} ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+  }
+  return out;
+}"""
 DANISH_TURN = "Din tur"
 
 
@@ -117,13 +135,18 @@ def test_the_phone_layout_holds_the_danish_words(server: Server, browser: Any) -
     ctx, page, errors = danish_room(server, browser, viewport=PHONE, is_mobile=True, has_touch=True)
 
     def no_sideways_scroll() -> None:
+        # a mobile browser widens its layout viewport (innerWidth) to fit wide content, so the
+        # screen's own width is the measure
         widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-        assert widths[0] <= widths[1], widths
+        assert widths[0] <= PHONE["width"] and widths[1] <= PHONE["width"], widths
         # the header (name, room, connection, language switcher, sound) stays on the screen
         right = page.evaluate(
             "Math.max(...[...document.querySelectorAll('header > *')].map(e => e.getBoundingClientRect().right))"
         )
         assert right <= PHONE["width"], right
+        assert (
+            page.evaluate(OVERFLOWING, PHONE["width"]) == []
+        )  # no element sticks out sideways, Danish words included
 
     no_sideways_scroll()  # the lobby
     page.click("#start-btn")
@@ -149,5 +172,54 @@ def test_the_phone_layout_holds_the_danish_words(server: Server, browser: Any) -
     no_sideways_scroll()  # the home page with its forms
     assert page.locator("#create-form h2").inner_text() == "Nyt rum"
     assert missing_messages(page) == []
+    # the check itself sees an element wider than the screen
+    page.evaluate(
+        "() => document.querySelector('main').append(Object.assign(document.createElement('div'), "
+        "{ id: 'too-wide', style: 'width: 600px; height: 4px' }))"
+    )
+    assert any(line.startswith("div#too-wide") for line in page.evaluate(OVERFLOWING, PHONE["width"]))
     assert errors == []
     ctx.close()
+
+
+def test_two_seats_read_the_same_events_each_in_its_own_language(server: Server, browser: Any) -> None:
+    """Issue 21, item 3: the server sends events as data, so at one table a Spanish seat and a
+    Danish seat read the same start event, the same seat event and the same refusal each in its
+    own language (and neither reads the English sentence)."""
+    ctx_es = browser.new_context(viewport={"width": 1280, "height": 800}, locale="es-ES")
+    ctx_da = browser.new_context(viewport={"width": 1280, "height": 800}, locale="da-DK")
+    ana, bo = ctx_es.new_page(), ctx_da.new_page()
+    errors: list[str] = []
+    for page in (ana, bo):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.set_default_timeout(15_000)
+    ana.goto(server.http + "/")
+    ana.fill("#create-form input[name=name]", "Ana")
+    ana.click("#create-form button[type=submit]")
+    ana.locator("#lobby").wait_for()
+    bo.goto(ana.url)
+    bo.locator("#lobby").wait_for()
+    bo.fill("#seat-name", "Bo")
+    bo.locator("#seats li[data-seat='1'] button.sit").click()
+    ana.locator("#seats li[data-seat='1']", has_text="Bo").wait_for()
+    ana.click("#start-btn")
+    for page in (ana, bo):
+        page.locator("#game").wait_for()
+        page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
+    es_log, da_log = ana.locator("#log").inner_text(), bo.locator("#log").inner_text()
+    # the start event: {dealer, first}, worded by each page
+    assert re.search(r"(Ana|Bo) reparte \(R4\.1\); empieza (Ana|Bo) \(R4\.3\)", es_log), es_log
+    assert re.search(r"(Ana|Bo) giver \(R4\.1\); (Ana|Bo) starter \(R4\.3\)", da_log), da_log
+    for log in (es_log, da_log):
+        assert " deals " not in log and " starts " not in log and "seat " not in log, log
+    # a refusal: the same code, msgid and params to both; each toast in its own language
+    for page in (ana, bo):
+        page.evaluate("() => app.ws.send(JSON.stringify({ type: 'call', side: app.seat === 0 ? 1 : 0 }))")
+    ana.locator(".toast", has_text="solo se aplica a equipos de dos o más (R6.1)").wait_for()
+    bo.locator(".toast", has_text="gælder kun hold på to eller flere (R6.1)").wait_for()
+    for page in (ana, bo):
+        assert "applies only" not in page.locator("#toasts").inner_text()
+        assert missing_messages(page) == []
+    assert errors == []
+    ctx_es.close()
+    ctx_da.close()

@@ -140,3 +140,36 @@ def test_workers_share_one_socket(postgres_url: str, tmp_path: Path) -> None:
         assert replay(server.get(f"/api/rooms/{code}/record").json()).ok
     finally:
         server.stop()
+
+
+def test_a_seat_connected_on_another_worker_shows_connected(postgres_url: str, tmp_path: Path) -> None:
+    """Known limit of the first version: ``connected`` counted only the sockets of the worker that
+    built the message. Now presence (the shared advisory locks) marks a seat connected anywhere."""
+    a = Server(postgres_url, log=tmp_path / "ca.log", extra=["--cluster"]).start()
+    b = Server(postgres_url, log=tmp_path / "cb.log", extra=["--cluster"]).start()
+    try:
+        room = a.create_room(players=2, name="Ann")
+        code = room["code"]
+        token_b = b.join(code, 1, "Bob")
+        ann = a.client(code, room["token"])
+        bob = b.client(code, token_b)
+
+        def connected_on(server: Server) -> list[bool]:
+            return [s["connected"] for s in server.get(f"/api/rooms/{code}").json()["seats"]]
+
+        deadline = time.monotonic() + 10  # presence is published every tick (0.5 s)
+        while time.monotonic() < deadline and not (connected_on(a) == connected_on(b) == [True, True]):
+            time.sleep(0.2)
+        assert connected_on(a) == connected_on(b) == [True, True]
+        ann.send({"type": "start"})  # a broadcast built on worker a shows Bob (on b) connected
+        state = ann.recv_until(_playing)
+        assert [s["connected"] for s in state["room"]["seats"]] == [True, True]
+        bob.close()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and connected_on(a) != [True, False]:
+            time.sleep(0.2)
+        assert connected_on(a) == [True, False]
+        ann.close()
+    finally:
+        a.stop()
+        b.stop()

@@ -1,52 +1,95 @@
-"""The analysis as text for a terminal: one line a move, then each side's account."""
+"""The analysis as text for a terminal: one line a move, then each side's account.
+
+The words are messages of the catalogue (docs/i18n.md), in the language the interface chose
+(``sequence --lang da analyze``); the analysis itself (``GameAnalysis``, ``--json``) stays data,
+its labels English keys.
+"""
 
 from __future__ import annotations
 
+from ..i18n import N_, _
 from .game import GameAnalysis, MoveAnalysis
+
+#: Each label in words (the analysis keys them in English, ``docs/analysis.md``).
+LABEL_WORDS = {
+    "missed win": N_("missed win"),
+    "missed block": N_("missed block"),
+    "blunder": N_("blunder"),
+    "mistake": N_("mistake"),
+}
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
 
+def _signed(x: float, width: int = 0) -> str:
+    return f"{100 * x:+{width}.1f}"
+
+
+def label_word(label: str) -> str:
+    """A label in the active language ("blunder", "bommert", "error grave")."""
+    return _(LABEL_WORDS[label]) if label in LABEL_WORDS else label
+
+
 def move_line(m: MoveAnalysis) -> str:
     """One move: who, what, chances before and after, the draw and its luck, the bot's play, label."""
-    parts = [f"{m.index:4d} seat {m.seat} (side {m.side}) {m.move:<12}"]
+    who = _("seat {seat} (side {side})").format(seat=m.seat, side=m.side)
+    parts = [f"{m.index:4d} {who} {m.move:<12}"]
     parts.append(f"{_pct(m.before)} -> {_pct(m.after)}")
     if m.drawn is not None:
-        parts.append(f"drew {m.drawn} {100 * m.luck:+5.1f}")
+        parts.append(_("drew {card} {luck}").format(card=m.drawn, luck=_signed(m.luck, 5)))
     else:
         parts.append(" " * 13)
     if m.decision and m.best is not None and m.best != m.move:
-        parts.append(f"best {m.best} ({_pct(m.best_chance or 0.0).strip()})")
+        parts.append(
+            _("best {move} ({chance})").format(move=m.best, chance=_pct(m.best_chance or 0.0).strip())
+        )
     if m.label:
-        parts.append(f"[{m.label}, -{100 * m.loss:.1f}]")
+        parts.append(f"[{label_word(m.label)}, -{100 * m.loss:.1f}]")
     return "  ".join(parts)
 
 
 def format_text(analysis: GameAnalysis) -> str:
     """The whole report: moves, the side accounts, the largest swings."""
-    header = f"{'idx':>4} {'mover':<27}before -> after   draw  luck"
-    lines = [f"{header}   (chances of the mover's side, from its own view)"]
+    header = f"{_('idx'):>4} {_('mover'):<27}{_('before -> after   draw  luck')}"
+    lines = [header + "   " + _("(chances of the mover's side, from its own view)")]
     lines += [move_line(m) for m in analysis.moves]
     lines.append("")
     if analysis.over:
-        lines.append("result: drawn" if analysis.winner is None else f"result: side {analysis.winner} wins")
+        if analysis.winner is None:
+            lines.append(_("result: drawn"))
+        else:
+            lines.append(_("result: side {side} wins").format(side=analysis.winner))
     else:
-        lines.append("result: game not over")
+        lines.append(_("result: game not over"))
     for s in analysis.sides_summary:
         acc = "-" if s.accuracy is None else f"{s.accuracy:.0f}%"
-        labels = ", ".join(f"{n} {k}" for k, n in sorted(s.labels.items())) or "no labelled moves"
+        labels = ", ".join(f"{n} {label_word(k)}" for k, n in sorted(s.labels.items())) or _(
+            "no labelled moves"
+        )
         lines.append(
-            f"side {s.side}: accuracy {acc} over {s.decisions_made} decisions; {labels}; "
-            f"start {_pct(s.start).strip()} + decisions {100 * s.decisions:+.1f} + luck {100 * s.luck:+.1f} "
-            f"+ others {100 * s.others:+.1f} = result {_pct(s.result).strip()}"
+            _(
+                "side {side}: accuracy {accuracy} over {decisions} decisions; {labels}; start {start} "
+                "+ decisions {decided} + luck {luck} + others {others} = result {result}"
+            ).format(
+                side=s.side,
+                accuracy=acc,
+                decisions=s.decisions_made,
+                labels=labels,
+                start=_pct(s.start).strip(),
+                decided=_signed(s.decisions),
+                luck=_signed(s.luck),
+                others=_signed(s.others),
+                result=_pct(s.result).strip(),
+            )
         )
     swings = ", ".join(
-        f"#{m.index} {m.move} ({'decision' if m.loss >= abs(m.luck) else 'draw'} "
-        f"{-100 * m.loss if m.loss >= abs(m.luck) else 100 * m.luck:+.1f})"
+        f"#{m.index} {m.move} ({_('decision')} {_signed(-m.loss)})"
+        if m.loss >= abs(m.luck)
+        else f"#{m.index} {m.move} ({_('draw')} {_signed(m.luck)})"
         for m in analysis.swings()
     )
-    lines.append(f"largest swings: {swings}")
-    lines.append(f"analysed in {analysis.seconds:.1f} s")
+    lines.append(_("largest swings: {swings}").format(swings=swings))
+    lines.append(_("analysed in {seconds} s").format(seconds=f"{analysis.seconds:.1f}"))
     return "\n".join(lines)

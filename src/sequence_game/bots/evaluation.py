@@ -173,6 +173,45 @@ def threats(board: Board, side: int) -> dict[int, int]:
     return out
 
 
+def threat_windows(board: Board, side: int, among: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """The side's open four-of-five windows as ``(window, missing cell)`` in window order, over
+    all windows or only ``among`` (sorted window numbers): the parts :func:`threats` sums."""
+    own = board.chips[side] | CORNERS
+    blocked = board.occupied & ~board.chips[side]
+    forbidden = board.forbidden[side]
+    out: list[tuple[int, int]] = []
+    for w in range(NUM_WINDOWS) if among is None else among:
+        mask = LINES[w]
+        if mask & blocked or forbidden >> w & 1:
+            continue
+        missing = mask & ~own
+        if missing.bit_count() == 1:
+            out.append((w, missing.bit_length() - 1))
+    return out
+
+
+def threats_after(
+    board: Board, after: Board, side: int, action: int, before: list[tuple[int, int]]
+) -> tuple[list[tuple[int, int]], dict[int, int]]:
+    """:func:`threats` of ``after`` (``board`` after one R5.2 play), equal to it entry for entry
+    and in the same order, from the threat windows ``before`` of ``board``: only the windows
+    through the played cell can change, unless the play declared a sequence (then every window
+    is looked at again). The heuristic asks this for every candidate play, so it must be cheap."""
+    if after.forbidden is not board.forbidden or action >= DEAD:
+        windows = threat_windows(after, side)
+    else:
+        cell = action - REMOVE if action >= REMOVE else action - WILD if action >= WILD else action
+        through = LINES_THROUGH[cell]
+        bit = 1 << cell
+        kept = [p for p in before if not LINES[p[0]] & bit]
+        fresh = threat_windows(after, side, through)
+        windows = sorted(kept + fresh) if fresh else kept
+    out: dict[int, int] = {}
+    for _, c in windows:
+        out[c] = out.get(c, 0) + 1
+    return windows, out
+
+
 def action_gain(
     board: Board, side: int, action: int, weights: Weights, opponent_weight: Sequence[float] | None = None
 ) -> float:

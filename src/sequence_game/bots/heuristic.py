@@ -35,7 +35,7 @@ from ..board import LAYOUT, NUM_CELLS
 from ..cards import JC, JD, JH, JS, TWO_EYED
 from ..views import PlayerView
 from ..worlds import unseen_cards
-from .evaluation import Board, Weights, action_gain, aware_gain, threats
+from .evaluation import Board, Weights, action_gain, aware_gain, threat_windows, threats, threats_after
 from .inference import HandInference, infer_hands
 from .oneply import OnePlyBot
 
@@ -133,8 +133,14 @@ def score_plays(
     line = (*weights.line[:4], four, weights.line[5])
     w_team = Weights(line=line, block=weights.block, centre=weights.centre)
     odds = Odds(view, inference)
+    before_windows = [threat_windows(board, s) for s in range(sides)]
     before = [threats(board, s) for s in range(sides)]
     table = reach_table(view, odds, reach)
+    # the terms of the position before the play are the same for every play: computed once
+    mine_before = threat_value(view, board, side, before[side], hand=hand, odds=odds)
+    risk_before = [
+        odds.completion_risk(view, board, s, before[s]) if s != side else 0.0 for s in range(sides)
+    ]
     out = []
     for a in plays:
         if a < REMOVE:
@@ -158,15 +164,12 @@ def score_plays(
         if after.sequences[side] >= view.config.sequences_to_win:
             out.append(score + WIN)
             continue
-        score += threat_weight * (
-            threat_value(view, after, side, threats(after, side), hand=rest, odds=odds)
-            - threat_value(view, board, side, before[side], hand=hand, odds=odds)
-        )
+        mine = threats_after(board, after, side, a, before_windows[side])[1]
+        score += threat_weight * (threat_value(view, after, side, mine, hand=rest, odds=odds) - mine_before)
         for s in range(sides):
             if s != side:
-                lost = odds.completion_risk(view, after, s, threats(after, s)) - odds.completion_risk(
-                    view, board, s, before[s]
-                )
+                now = threats_after(board, after, s, a, before_windows[s])[1]
+                lost = odds.completion_risk(view, after, s, now) - risk_before[s]
                 score -= threat_weight * opp_w[s] * lost
         out.append(score)
     return out

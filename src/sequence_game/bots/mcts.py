@@ -49,7 +49,7 @@ import math
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final, Protocol
 
 from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD
@@ -158,6 +158,39 @@ class GreedyRolloutEvaluator:
             if world._end is not None:
                 break
             world._apply(greedy_policy(world, rng), world.current_seat)
+        if world._end is not None:
+            winner = world._winner
+            sides = world.config.sides
+            return [0.0] * sides if winner is None else [1.0 if s == winner else -1.0 for s in range(sides)]
+        return self.then.evaluate(world, rng)
+
+
+@dataclass
+class LedRolloutEvaluator:
+    """Like :class:`GreedyRolloutEvaluator`, but the first ``lead`` plies of each rollout are
+    played by the ``heuristic`` bot on the acting seat's view of the sampled world: the opponent's
+    reply to a candidate is the one a ``hard`` player would make (the exact reply when the
+    opponent is that bot and the world is the true one), which the greedy policy predicts badly;
+    the cheap greedy plies follow."""
+
+    lead: int = 1
+    plies: int = 12
+    then: StaticEvaluator = StaticEvaluator()
+    bots: dict[int, HeuristicBot] = field(default_factory=dict)
+
+    def evaluate(self, world: GameState, rng: random.Random) -> list[float]:
+        for ply in range(self.plies):
+            if world._end is not None:
+                break
+            seat = world.current_seat
+            if ply < self.lead:
+                bot = self.bots.get(seat)
+                if bot is None:
+                    bot = self.bots[seat] = HeuristicBot(seed=seat)
+                action = bot.select_action(world.view(seat))
+            else:
+                action = greedy_policy(world, rng)
+            world._apply(action, seat)
         if world._end is not None:
             winner = world._winner
             sides = world.config.sides
@@ -412,12 +445,14 @@ class MCTSBot(Oracle):
         confidence: float = 1.0,
         inference: bool = True,
         oracle: bool = False,
+        lead: int = 0,
     ) -> None:
         for what, value, least in (
             ("width", width, 1),
             ("max_width", max_width, 1),
             ("samples_per_arm", samples_per_arm, 1),
             ("plies", plies, 0),
+            ("lead", lead, 0),
             ("extra", extra, 0),
             ("confidence", confidence, 0),
             ("exploration", exploration, 0),
@@ -430,6 +465,8 @@ class MCTSBot(Oracle):
         self.evaluator: Evaluator = (
             evaluator
             if evaluator is not None
+            else LedRolloutEvaluator(lead=lead, plies=max(plies, lead))
+            if paired and lead
             else GreedyRolloutEvaluator(plies=plies)
             if paired
             else StaticEvaluator()

@@ -251,10 +251,13 @@ class PlannerBot(Oracle):
         model: int = 0,
         inference: bool = True,
         oracle: bool = False,
+        max_width: int = 12,
+        shuffle_draws: bool = False,
         default_limit: Limit = DEFAULT_LIMIT,
     ) -> None:
         for what, value, least in (
             ("width", width, 1),
+            ("max_width", max_width, 1),
             ("horizon", horizon, 0),
             ("confidence", confidence, 0),
         ):
@@ -277,6 +280,13 @@ class PlannerBot(Oracle):
         """Whether sampled worlds use what the other seats' plays showed they did not hold."""
         self.oracle = oracle
         """Plan in the TRUE state (revealed by the tournament): a measurement tool only."""
+        self.shuffle_draws = shuffle_draws
+        """Oracle mode only: plan with every true hand but the draw pile in a random order (one
+        order a move), to measure what knowing the draw order adds to knowing the hands."""
+        self.max_width = max(max_width, width)
+        """With deterministic rollouts (oracle mode, ``noise = 0``) one rollout decides a
+        candidate, so a budget beyond ``width`` rollouts plans further plays down the heuristic's
+        order, up to this many: more time buys a wider plan."""
         self.default_limit = default_limit
         self.then = StaticEvaluator()
         self.last_simulations = 0
@@ -291,6 +301,8 @@ class PlannerBot(Oracle):
         if limit is None or (limit.seconds is None and limit.simulations is None):
             limit = self.default_limit
         truth = self.true_world(view) if self.oracle else None
+        if truth is not None and self.shuffle_draws:
+            self.rng.shuffle(truth._deck)  # the hands stay true; the draws become a guess
         acts = [a for a in view.legal_actions if a < DEAD]
         if not acts:  # a stuck hand (R5.5) or a table-talk fine (R6.1): the heuristic's discard
             return HeuristicBot(seed=self.rng.getrandbits(32)).select_action(view, limit)
@@ -300,7 +312,8 @@ class PlannerBot(Oracle):
         if scores[order[0]] - _spent(order[0], costs) >= WIN / 2:  # it wins now (R7.1)
             self.last_simulations = 0
             return order[0]
-        cands = order[: self.width]
+        deterministic = truth is not None and self.noise == 0.0
+        cands = order[: self.max_width if deterministic else self.width]
         if len(cands) == 1:
             self.last_simulations = 0
             return cands[0]
@@ -330,7 +343,8 @@ class PlannerBot(Oracle):
         samples = 0
         out_of_time = False
         began = time.perf_counter()
-        deterministic = isinstance(source, TrueWorld) and self.noise == 0.0
+        if isinstance(source, TrueWorld) and self.noise == 0.0:
+            return self._plan_true(view, cands, source, deadline, budget)
         while not out_of_time and sims < budget and (samples < 1 or time.perf_counter() < deadline):
             base = source.sample()
             seed = self.rng.getrandbits(32)
@@ -354,15 +368,42 @@ class PlannerBot(Oracle):
                 counts[i] += 1
                 sims += 1
             samples += 1
-            if deterministic:
-                break  # the true world and a seeded rollout: a second sample repeats the first
         self.last_simulations = sims
         means = [totals[i] / counts[i] if counts[i] else -2.0 for i in range(n)]
         best = max(range(n), key=lambda i: (means[i], -i))
-        if not deterministic and self.confidence > 0.0 and best != 0:
+        if self.confidence > 0.0 and best != 0:
             k = min(counts[0], counts[best])
             d = means[best] - means[0]
             var = max(diff_sq[best] / max(k, 1) - d * d, 1e-12) / max(k - 1, 1)
             if k < 2 or d < self.confidence * math.sqrt(var):
                 best = 0
+        return cands[best]
+
+    def _plan_true(
+        self, view: PlayerView, cands: list[int], source: TrueWorld, deadline: float, budget: int
+    ) -> int:
+        """Oracle mode: one deterministic rollout per candidate, in the heuristic's order, as many
+        as the budget and the clock allow (up to ``max_width``); the best value wins, ties going
+        to the heuristic's order."""
+        base = source.sample()
+        seed = self.rng.getrandbits(32)
+        values: list[float] = []
+        began = time.perf_counter()
+        for a in cands:
+            done = len(values)
+            if done >= budget:
+                break
+            if done:
+                now = time.perf_counter()
+                if now + (now - began) / done > deadline:
+                    break  # one more rollout would end past the limit (honest clock)
+            world = base.copy()
+            world._apply(a, view.seat)
+            values.append(
+                rollout_value(
+                    world, view.side, random.Random(seed), self.horizon, self.then, self.noise, self.model
+                )
+            )
+        self.last_simulations = len(values)
+        best = max(range(len(values)), key=lambda i: (values[i], -i))
         return cands[best]

@@ -28,6 +28,7 @@ from typing import Any, TextIO
 
 from ..actions import DRAW
 from ..config import GameConfig
+from ..i18n import _
 from .base import Limit, reveal_truth
 from .ratings import bradley_terry, wilson_interval
 
@@ -88,11 +89,11 @@ def schedule(
 ) -> list[GameSpec]:
     """Every pair of ``bots`` plays ``games_per_pair`` games (rounded up to whole deal groups)."""
     if len(bots) < 2:
-        raise ValueError("a tournament needs at least two bots")
+        raise ValueError(_("a tournament needs at least two bots"))
     if len(set(bots)) != len(bots):
-        raise ValueError(f"each bot may be named once: {', '.join(bots)}")
+        raise ValueError(_("each bot may be named once: {bots}").format(bots=", ".join(bots)))
     if games_per_pair < 1:
-        raise ValueError("--games must be at least 1")
+        raise ValueError(_("--games must be at least 1"))
     patterns = side_patterns(config.sides)
     groups = -(-games_per_pair // len(patterns))
     specs: list[GameSpec] = []
@@ -212,7 +213,7 @@ def _ray_results(specs: Sequence[GameSpec]) -> Iterator[GameResult]:
         import ray  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise RuntimeError(
-            "--backend ray needs Ray: pip install 'sequence-game[ray]' (or use the default backend)"
+            _("--backend ray needs Ray: pip install 'sequence-game[ray]' (or use the default backend)")
         ) from None
     ray.init(ignore_reinit_error=True, log_to_driver=False)
     remote = ray.remote(play_game)
@@ -281,26 +282,38 @@ def _is_oracle(label: str) -> bool:
 
 
 def format_table(summary: dict[str, Any]) -> str:
-    """The human-readable table of ``sequence tournament``."""
-    lines = [f"{'pair':<24} {'games':>6} {'wins':>11} {'draws':>6} {'win rate (95% CI) of the first':>32}"]
+    """The human-readable table of ``sequence tournament``, in the chosen language (docs/i18n.md):
+    the words are messages, the numbers the same in every language; columns widen to the words."""
+    heads = [_("pair"), _("games"), _("wins"), _("draws"), _("win rate (95% CI) of the first")]
+    rows = []
     for p in summary["pairs"]:
         a, b = p["bots"]
         lo, hi = p["ci95"][a]
         wins = f"{p['wins'][a]}-{p['wins'][b]}"
         rate = f"{100 * p['win_rate'][a]:5.1f}% [{100 * lo:5.1f}, {100 * hi:5.1f}]"
-        lines.append(f"{a + ' vs ' + b:<24} {p['games']:>6} {wins:>11} {p['draws']:>6} {rate:>32}")
+        rows.append([_("{a} vs {b}").format(a=a, b=b), str(p["games"]), wins, str(p["draws"]), rate])
+    least = (24, 6, 11, 6, 32)
+    widths = [max(least[i], *(len(row[i]) for row in [heads, *rows])) for i in range(len(heads))]
+    lines = [
+        " ".join(row[i].ljust(w) if i == 0 else row[i].rjust(w) for i, w in enumerate(widths))
+        for row in [heads, *rows]
+    ]
     lines.append("")
-    lines.append("rating (Bradley-Terry, Elo scale, mean 1500)   time per move")
+    rating_head, time_head = _("rating (Bradley-Terry, Elo scale, mean 1500)"), _("time per move")
+    heading = f"{rating_head:<46} {time_head}"
+    lines.append(heading)
     for name, rating in sorted(summary["ratings"].items(), key=lambda kv: -kv[1]):
-        lines.append(
-            f"  {name:<14} {rating:7.0f}                        {summary['ms_per_move'][name]:8.2f} ms"
-        )
+        ms = _("{ms} ms").format(ms=f"{summary['ms_per_move'][name]:8.2f}")
+        lines.append(f"  {name:<14} {rating:7.0f}{ms:>{len(heading) - 25}}")  # ends under the heading
     lines.append(
-        f"{summary['games']} games, {summary['turns_per_game']:.1f} turns a game, "
-        f"{summary['truncated']} stopped at the turn limit"
+        _("{games} games, {turns} turns a game, {truncated} stopped at the turn limit").format(
+            games=summary["games"], turns=f"{summary['turns_per_game']:.1f}", truncated=summary["truncated"]
+        )
     )
     lines.extend(
-        f"ORACLE: {name} saw the true state (every hand, the draw order): a measurement only"
+        _("ORACLE: {name} saw the true state (every hand, the draw order): a measurement only").format(
+            name=name
+        )
         for name in summary.get("oracle", [])
     )
     return "\n".join(lines)
@@ -325,7 +338,9 @@ class ProgressBar:
         elapsed = time.perf_counter() - self.start
         eta = elapsed / done * (total - done)
         bar = "#" * filled + "." * (self.width - filled)
-        text = f"[{bar}] {done}/{total} games, {elapsed:.0f}s, eta {eta:.0f}s"
+        text = f"[{bar}] " + _("{done}/{total} games, {elapsed} s, {eta} s to go").format(
+            done=done, total=total, elapsed=f"{elapsed:.0f}", eta=f"{eta:.0f}"
+        )
         self.stream.write(("\r" + text) if tty else text + "\n")
         if tty and done == total:
             self.stream.write("\n")

@@ -19,20 +19,33 @@ import time
 from typing import Any
 
 from ..config import TEAM_OPTIONS, GameConfig
+from ..i18n import _
 from ..state import new_game
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("bench", help="measure engine speed with random players")
-    p.add_argument("--players", type=int, default=2, choices=sorted(TEAM_OPTIONS))
-    p.add_argument("--teams", type=int, default=None)
-    p.add_argument("--games", type=int, default=2000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--engine", choices=("pure", "fast"), default="pure", help="the engine to time")
-    p.add_argument("--path", choices=("fast", "trusted", "api"), default="fast", help="pure engine only")
-    p.add_argument("--warmup", type=int, default=1000, help="fast engine: games played before timing")
-    p.add_argument("--max-turns", type=int, default=2000, help="stop a game after this many turns")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p = sub.add_parser(
+        "bench",
+        help=_("measure engine speed with random players"),
+        description=_("Games per second between random legal players, per CPU-second of this process."),
+    )
+    p.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        choices=sorted(TEAM_OPTIONS),
+        help=_("players (default %(default)s)"),
+    )
+    p.add_argument(
+        "--teams", type=int, default=None, help=_("number of sides (default: the usual one, R2.2)")
+    )
+    p.add_argument("--games", type=int, default=2000, help=_("games to play (default %(default)s)"))
+    p.add_argument("--seed", type=int, default=0, help=_("random seed (default %(default)s)"))
+    p.add_argument("--engine", choices=("pure", "fast"), default="pure", help=_("the engine to time"))
+    p.add_argument("--path", choices=("fast", "trusted", "api"), default="fast", help=_("pure engine only"))
+    p.add_argument("--warmup", type=int, default=1000, help=_("fast engine: games played before timing"))
+    p.add_argument("--max-turns", type=int, default=2000, help=_("stop a game after this many turns"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.set_defaults(run=run)
 
 
@@ -44,7 +57,7 @@ def bench(
     wins = [0] * config.sides
     draws = truncated = turns = 0
     start, cpu_start = time.perf_counter(), time.process_time()
-    for _ in range(games):
+    for _game in range(games):
         state = new_game(config, rng=rng)
         if path == "fast":
             state.playout(rng, max_turns)
@@ -132,32 +145,52 @@ def bench_fast(
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import ConfigError
+    from ..i18n import engine_message
 
     try:
         config = GameConfig(players=args.players, teams=args.teams)
     except ConfigError as exc:
-        raise SystemExit(f"sequence bench: {exc}") from None
+        raise SystemExit("sequence bench: " + engine_message(str(exc))) from None
     if args.games < 1:
-        raise SystemExit("sequence bench: --games must be at least 1")
+        raise SystemExit("sequence bench: " + _("--games must be at least 1"))
     if args.engine == "fast":
         try:
             result = bench_fast(config, args.games, args.seed, args.max_turns, max(args.warmup, 0))
         except ImportError as exc:
-            raise SystemExit(f"sequence bench: {exc}") from None
+            raise SystemExit("sequence bench: " + str(exc)) from None
     else:
         result = bench(config, args.games, args.seed, args.path, args.max_turns)
         result["engine"] = "pure"
     if args.json:
         print(json.dumps(result))
     else:
+        engine = result["engine"] + (" " + result["path"] if "path" in result else "")
         print(
-            f"{result['games']} games, {config.players} players in {config.sides} sides, "
-            f"{result['engine']} engine{' path ' + result['path'] if 'path' in result else ''}: "
-            f"{result['games_per_second']:.0f} games/s, "
-            f"{result['turns_per_game']:.1f} turns/game, {result['microseconds_per_turn']:.2f} us/turn"
+            _(
+                "{games} games, {players} players in {sides} sides, {engine} engine: {rate} games/s, "
+                "{turns} turns/game, {us} us/turn"
+            ).format(
+                games=result["games"],
+                players=config.players,
+                sides=config.sides,
+                engine=engine,
+                rate=f"{result['games_per_second']:.0f}",
+                turns=f"{result['turns_per_game']:.1f}",
+                us=f"{result['microseconds_per_turn']:.2f}",
+            )
         )
-        sides = ", ".join(f"side {s} {n}" for s, n in enumerate(result["wins_by_side"]))
-        print(f"results: {sides}, drawn {result['draws']}, truncated {result['truncated']}")
+        sides = ", ".join(
+            _("side {side} {wins}").format(side=s, wins=n) for s, n in enumerate(result["wins_by_side"])
+        )
+        print(
+            _("results: {sides}, drawn {draws}, truncated {truncated}").format(
+                sides=sides, draws=result["draws"], truncated=result["truncated"]
+            )
+        )
         if "compile_seconds" in result:
-            print(f"compile (or cache load): {result['compile_seconds']:.2f} s, not counted above")
+            print(
+                _("compile (or cache load): {seconds} s, not counted above").format(
+                    seconds=f"{result['compile_seconds']:.2f}"
+                )
+            )
     return 0

@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..i18n import _, engine_message
+from ..i18n import _
+from ..record_messages import record_message
 
 GAME_OPTIONS = ("players", "teams", "bots", "seed", "draw", "hotseat", "resume")
 
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         session = build_session(args)
     except (ValueError, RecordError) as exc:
-        print(f"sequence play: {engine_message(str(exc))}", file=sys.stderr)
+        print(f"sequence play: {record_message(str(exc))}", file=sys.stderr)
         return 2
     if plain:
         from ..tui.plain import run_plain

@@ -12,47 +12,63 @@ import json
 import os
 from typing import Any
 
+from ..i18n import _
+
 DEFAULT_DB = "sequence-server.db"
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("serve", help="serve online games in the browser (rooms, teams, bots)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p = sub.add_parser("serve", help=_("serve online games in the browser (rooms, teams, bots)"))
+    p.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default %(default)s)"))
+    p.add_argument("--port", type=int, default=8000, help=_("port (default %(default)s)"))
     p.add_argument(
         "--db",
         default=DEFAULT_DB,
-        help=f"SQLite file path or SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default {DEFAULT_DB})",
+        help=_(
+            "SQLite file path or SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default %(default)s)"
+        ),
     )
-    p.add_argument("--bot-seconds", type=float, default=1.0, help="thinking time per bot move (default 1.0)")
-    p.add_argument("--bot-delay", type=float, default=0.6, help="pause before each bot move (default 0.6)")
+    p.add_argument(
+        "--bot-seconds", type=float, default=1.0, help=_("thinking time per bot move (default %(default)s)")
+    )
+    p.add_argument(
+        "--bot-delay", type=float, default=0.6, help=_("pause before each bot move (default %(default)s)")
+    )
     p.add_argument(
         "--bot-workers",
         type=int,
         default=max(1, (os.cpu_count() or 2) - 1),
-        help="processes for bot thinking (default: one less than the CPUs, at least 1)",
+        help=_("processes for bot thinking (default: one less than the CPUs, at least 1)"),
     )
     p.add_argument(
         "--limit",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="set an abuse limit, e.g. --limit chat_burst=5 --limit finished_seconds=30 (see docs/server.md)",
+        help=_(
+            "set an abuse limit, e.g. --limit chat_burst=5 --limit finished_seconds=30 (see docs/server.md)"
+        ),
     )
     p.add_argument(
         "--workers",
         type=int,
         default=1,
-        help="worker processes sharing the listening socket (more than 1 needs PostgreSQL; default 1)",
+        help=_(
+            "worker processes sharing the listening socket (more than 1 needs PostgreSQL; default %(default)s)"
+        ),
     )
     p.add_argument(
         "--cluster",
         action="store_true",
-        help="share a PostgreSQL database with other `sequence serve --cluster` processes (other ports "
-        "or hosts behind a load balancer); implied by --workers > 1",
+        help=_(
+            "share a PostgreSQL database with other `sequence serve --cluster` processes (other ports "
+            "or hosts behind a load balancer); implied by --workers > 1"
+        ),
     )
-    p.add_argument("--api-docs", action="store_true", help="serve /docs and /openapi.json (off by default)")
-    p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    p.add_argument(
+        "--api-docs", action="store_true", help=_("serve /docs and /openapi.json (off by default)")
+    )
+    p.add_argument("--log-level", default="info", help=_("uvicorn log level (default %(default)s)"))
     p.set_defaults(run=run)
 
 
@@ -68,13 +84,19 @@ def parse_limits(pairs: list[str], bot_workers: int) -> Any:
         name, sep, raw = pair.partition("=")
         name = name.strip().replace("-", "_")
         if not sep or name not in kinds:
-            raise SystemExit(f"--limit {pair!r}: expected NAME=VALUE with NAME one of {', '.join(kinds)}")
+            raise SystemExit(
+                _("--limit {pair}: expected NAME=VALUE with NAME one of {names}").format(
+                    pair=repr(pair), names=", ".join(kinds)
+                )
+            )
         try:
             value: float = int(raw) if kinds[name] in (int, "int") else float(raw)
         except ValueError:
-            raise SystemExit(f"--limit {pair!r}: {raw!r} is not a number") from None
+            raise SystemExit(
+                _("--limit {pair}: {value} is not a number").format(pair=repr(pair), value=repr(raw))
+            ) from None
         if value < 0:
-            raise SystemExit(f"--limit {pair!r}: must not be negative")
+            raise SystemExit(_("--limit {pair}: must not be negative").format(pair=repr(pair)))
         values[name] = value
     return Limits(**values)
 
@@ -87,16 +109,20 @@ def run(args: argparse.Namespace) -> int:
         from ..server.store import Store, database_url
     except ImportError as exc:
         raise SystemExit(
-            f"sequence serve needs the server extra: pip install 'sequence-game[server]' ({exc})"
+            _("sequence serve needs the server extra: pip install 'sequence-game[server]' ({error})").format(
+                error=exc
+            )
         ) from None
     limits = parse_limits(args.limit, args.bot_workers)
     url = database_url(args.db)
     if args.workers < 1:
-        raise SystemExit("--workers must be at least 1")
+        raise SystemExit(_("--workers must be at least 1"))
     if (args.workers > 1 or args.cluster) and not url.startswith("postgresql"):
         raise SystemExit(
-            "--workers > 1 and --cluster need PostgreSQL (--db postgresql+psycopg://...): the workers "
-            "share rooms through its locks and LISTEN/NOTIFY; SQLite serves a single process"
+            _(
+                "--workers > 1 and --cluster need PostgreSQL (--db postgresql+psycopg://...): the workers "
+                "share rooms through its locks and LISTEN/NOTIFY; SQLite serves a single process"
+            )
         )
     served: dict[str, Any] = {
         "host": args.host,

@@ -16,33 +16,53 @@ import sys
 from typing import Any
 
 from ..config import TEAM_OPTIONS
+from ..i18n import _
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "tournament",
-        help="pit bots against each other (win rates, confidence intervals, ratings)",
-        description="Every pair of bots plays paired deals with seats rotated, in parallel workers.",
+        help=_("pit bots against each other (win rates, confidence intervals, ratings)"),
+        description=_("Every pair of bots plays paired deals with seats rotated, in parallel workers."),
     )
     p.add_argument(
         "--bots",
         default="random,greedy,heuristic",
-        help="comma-separated bot names or levels, each optionally with options, e.g. "
-        "'heuristic,mcts(width=8, plies=20)' (default: %(default)s)",
+        help=_(
+            "comma-separated bot names or levels, each optionally with options, e.g. "
+            "'heuristic,mcts(width=8, plies=20)' (default: %(default)s)"
+        ),
     )
-    p.add_argument("--players", type=int, default=2, choices=sorted(TEAM_OPTIONS))
-    p.add_argument("--teams", type=int, default=None, help="number of sides (default: the usual one, R2.2)")
-    p.add_argument("--draw", choices=("auto", "manual"), default="auto", help="draw mode (R5.3)")
-    p.add_argument("--games", type=int, default=20, help="games per pair (rounded up to whole deal groups)")
-    p.add_argument("--time-per-move", type=float, default=None, metavar="S", help="search time per move")
-    p.add_argument("--simulations", type=int, default=None, help="search iterations per move (reproducible)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: CPU count)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-turns", type=int, default=2000, help="call a game drawn after this many turns")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--records", metavar="DIR", default=None, help="save every game's record in DIR")
-    p.add_argument("--backend", choices=("process", "ray"), default="process")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        choices=sorted(TEAM_OPTIONS),
+        help=_("players (default %(default)s)"),
+    )
+    p.add_argument(
+        "--teams", type=int, default=None, help=_("number of sides (default: the usual one, R2.2)")
+    )
+    p.add_argument("--draw", choices=("auto", "manual"), default="auto", help=_("draw mode (R5.3)"))
+    p.add_argument(
+        "--games", type=int, default=20, help=_("games per pair (rounded up to whole deal groups)")
+    )
+    p.add_argument("--time-per-move", type=float, default=None, metavar="S", help=_("search time per move"))
+    p.add_argument(
+        "--simulations", type=int, default=None, help=_("search iterations per move (reproducible)")
+    )
+    p.add_argument("--workers", type=int, default=None, help=_("worker processes (default: CPU count)"))
+    p.add_argument("--seed", type=int, default=0, help=_("random seed (default %(default)s)"))
+    p.add_argument("--max-turns", type=int, default=2000, help=_("call a game drawn after this many turns"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    p.add_argument("--records", metavar="DIR", default=None, help=_("save every game's record in DIR"))
+    p.add_argument(
+        "--backend",
+        choices=("process", "ray"),
+        default="process",
+        help=_("where the games run: local processes or a Ray cluster (default %(default)s)"),
+    )
+    p.add_argument("--quiet", action="store_true", help=_("no progress bar"))
     p.set_defaults(run=run)
 
 
@@ -51,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from ..bots.tournament import GameResult, ProgressBar, format_table, iter_results, schedule, summarize
     from ..config import GameConfig
     from ..errors import ConfigError
+    from ..i18n import engine_message
 
     names: list[str] = []
     try:  # every spec is parsed and built once here, so that no worker meets a bad one
@@ -59,11 +80,11 @@ def run(args: argparse.Namespace) -> int:
             bot.build()
             names.append(bot.label)
     except ValueError as exc:
-        raise SystemExit(f"sequence tournament: {exc}") from None
+        raise SystemExit(f"{PREFIX}{exc}") from None
     if args.time_per_move is not None and args.time_per_move <= 0:
-        raise SystemExit("sequence tournament: --time-per-move must be positive")
+        raise SystemExit(PREFIX + _("--time-per-move must be positive"))
     if args.simulations is not None and args.simulations < 1:
-        raise SystemExit("sequence tournament: --simulations must be at least 1")
+        raise SystemExit(PREFIX + _("--simulations must be at least 1"))
     try:
         config = GameConfig(players=args.players, teams=args.teams, draw=args.draw)
         specs = schedule(
@@ -76,8 +97,10 @@ def run(args: argparse.Namespace) -> int:
             max_turns=args.max_turns,
             record=args.records is not None,
         )
-    except (ConfigError, ValueError) as exc:
-        raise SystemExit(f"sequence tournament: {exc}") from None
+    except ConfigError as exc:
+        raise SystemExit(PREFIX + engine_message(str(exc))) from None
+    except ValueError as exc:
+        raise SystemExit(f"{PREFIX}{exc}") from None
     if args.records is not None:
         os.makedirs(args.records, exist_ok=True)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
@@ -101,11 +124,17 @@ def run(args: argparse.Namespace) -> int:
             if progress is not None:
                 progress(len(results), len(specs))
     except RuntimeError as exc:
-        raise SystemExit(f"sequence tournament: {exc}") from None
+        raise SystemExit(f"{PREFIX}{exc}") from None
     except KeyboardInterrupt:
         interrupted = True
         games.close()
-        print(f"\ninterrupted: the {len(results)} finished games of {len(specs)}", file=sys.stderr)
+        print(
+            "\n"
+            + _("interrupted: the {done} finished games of {total}").format(
+                done=len(results), total=len(specs)
+            ),
+            file=sys.stderr,
+        )
     finally:
         signal.signal(signal.SIGINT, previous)
     results.sort(key=lambda r: r.index)
@@ -119,6 +148,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_table(summary))
     return 130 if interrupted else 0
+
+
+PREFIX = "sequence tournament: "
+"""What every error of the command starts with (the program's name is not translated)."""
 
 
 def _file_part(label: str) -> str:

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..i18n import _, engine_message
+from ..i18n import _
+from ..record_messages import record_message
 
 OK, ILLEGAL, MALFORMED = 0, 1, 2
 
@@ -58,7 +59,7 @@ def check_file(path: Path) -> tuple[int, dict[str, Any]]:
 def _human(summary: dict[str, Any]) -> str:
     """One file's verdict for people (``--json`` keeps the English data as it is)."""
     if summary.get("malformed"):
-        return _("malformed record: {error}").format(error=summary["error"])
+        return _("malformed record: {error}").format(error=record_message(summary["error"]))
     if summary["ok"]:
         seqs = ", ".join(
             _("side {side}: {n}").format(side=s, n=n) for s, n in enumerate(summary["sequences"])
@@ -70,7 +71,7 @@ def _human(summary: dict[str, Any]) -> str:
                 verdict=verdict, sequences=seqs
             )
         return _("valid record; game not over; sequences {sequences}").format(sequences=seqs)
-    error = engine_message(f"{summary['rule']}: {summary['error']}")
+    error = record_message(f"{summary['rule']}: {summary['error']}")
     if summary["index"] is not None:
         return _("illegal action {n}: {error}").format(n=summary["index"], error=error)
     return _("illegal result: {error}").format(error=error)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import N_, _
+from ..record_messages import check_line, record_message
 
 VERIFIED, MISMATCH, MALFORMED, UNVERIFIABLE = 0, 1, 2, 3
 
@@ -81,12 +82,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
         return status
+    # the JSON keeps the English details; people read every one in their language (record_messages)
     if "checks" not in report:
-        # the JSON keeps the English sentence; people read it in their language where it is a message
-        print(_("cannot verify: {error}").format(error=_(report["error"])), file=sys.stderr)
+        print(_("cannot verify: {error}").format(error=record_message(report["error"])), file=sys.stderr)
         return status
     for check in report["checks"]:
-        print(f"{'ok  ' if check['ok'] else 'FAIL'} {check['check']}: {_(check['detail'])}")
+        print(check_line(check))
     if status == VERIFIED:
         print(
             _("verified: the cards come from the committed seed {commitment}... and the nonces").format(

@@ -60,6 +60,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from ..actions import DEAD, DISCARD, DRAW, NUM_ACTIONS
@@ -126,13 +127,31 @@ _GATHER: Final = np.array([[card, _TWO_EYED, _ONE_EYED] for card in _CELL_CARD],
 _MASK_BYTES: Final = (NUM_CELLS + 7) // 8
 
 
-def observation_space() -> spaces.Dict:
-    """The space of one observation: planes plus action mask (a new object each call)."""
+QUANTUM: Final = 255
+"""The compact ``uint8`` planes hold ``rint(value * QUANTUM)`` (:func:`quantize`): a quarter of the
+memory of ``float32``, which is what bounds a batched step's speed; ``planes / QUANTUM`` is within
+``1 / (2 * QUANTUM)`` of the ``float32`` value (exact for 0 and 1)."""
+
+
+def quantize(planes: np.ndarray) -> np.ndarray:
+    """The ``uint8`` form of ``float32`` planes (every value in ``[0, 1]``): ``rint(v * QUANTUM)``."""
+    scaled = np.asarray(planes, dtype=np.float32) * np.float32(QUANTUM)
+    out: np.ndarray = np.rint(scaled).astype(np.uint8)
+    return out
+
+
+def observation_space(dtype: npt.DTypeLike = np.float32) -> spaces.Dict:
+    """The space of one observation: planes plus action mask (a new object each call); the planes
+    as ``float32`` in ``[0, 1]`` or, with ``dtype=np.uint8``, as :func:`quantize` writes them."""
+    planes: spaces.Box
+    if np.dtype(dtype) == np.uint8:
+        planes = spaces.Box(0, QUANTUM, OBS_SHAPE, dtype=np.uint8)
+    elif np.dtype(dtype) == np.float32:
+        planes = spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32)
+    else:
+        raise ValueError(f"observation planes are float32 or uint8, not {np.dtype(dtype)}")
     return spaces.Dict(
-        {
-            "observation": spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-        }
+        {"observation": planes, "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8)}
     )
 
 

@@ -71,6 +71,9 @@ def _warm_up() -> None:
     k.playout(row, rng, 0, 1 << 30)
     stats = np.zeros((1, 2), dtype=np.int64)
     k.play_games(2, 2, 1, 1, 10, stats)
+    # two players: the head, three masks, then counts of 2 sides, 2 hands, the pile, 2 discards, the log
+    empty = [2, 2, 2, 0, 0, 0, 0, 0, -1, 0, -1] + [0] * (3 * k.MASK_BYTES) + [0] * 8
+    k.load_position(row, np.array(empty, dtype=np.int32))
 
 
 def _warm_up_rollout() -> None:
@@ -83,22 +86,59 @@ def _warm_up_rollout() -> None:
 
 
 def _warm_up_vector() -> None:
-    from .vector import encode_row, random_masked, reset_games, step_games
+    from .vector import (
+        OBSERVE_FLOAT,
+        OBSERVE_PACKED,
+        SCRATCH,
+        encode_row,
+        encode_row_packed,
+        first_illegal,
+        plane_values,
+        random_masked,
+        reset_games,
+        step_games,
+    )
 
     n, players = 2, 2
     rows = np.zeros((n, k.ROW), dtype=np.int32)
     rngs = np.ones(n, dtype=np.uint64)
     learners = np.ones(players, dtype=np.int8)
+    fvals = plane_values(players, 2, 1000, np.float32)
+    ivals = plane_values(players, 2, 1000, np.uint8).astype(np.int64)
     obs = np.zeros((n, 100, 24), dtype=np.float32)
+    words = np.zeros((n, 100, 3), dtype=np.int64)
     masks = np.zeros((n, 405), dtype=np.int8)
     seats = np.zeros(n, dtype=np.int64)
-    reset_games(rows, rngs, players, 2, learners, 1000, obs, masks, seats, True)
+    scratch = np.zeros((1, SCRATCH), dtype=np.int64)
+    reset_games(
+        rows, rngs, players, 2, learners, 1000, OBSERVE_FLOAT, fvals, obs, ivals, words, masks, seats, scratch
+    )
     actions = np.zeros(n, dtype=np.int64)
     random_masked(masks, rngs, actions)
+    first_illegal(masks, actions)
     rewards = np.zeros((n, players), dtype=np.float32)
     flags = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
-    step_games(rows, rngs, actions, learners, 1000, obs, masks, seats, rewards, *flags, True)
-    encode_row(rows[0], 1000, obs[0], masks[0])
+    for mode in (OBSERVE_FLOAT, OBSERVE_PACKED):
+        random_masked(masks, rngs, actions)  # legal actions: the step trusts them
+        step_games(
+            rows,
+            rngs,
+            actions,
+            learners,
+            1000,
+            mode,
+            fvals,
+            obs,
+            ivals,
+            words,
+            masks,
+            seats,
+            rewards,
+            *flags,
+            scratch,
+        )
+    encode_row(rows[0], fvals, 1000, obs[0], masks[0])
+    encode_row_packed(rows[0], ivals, 1000, words[0], masks[0], scratch[0])
 
 
 _WARM_UPS: Final = {"engine": _warm_up, "rollout": _warm_up_rollout, "vector": _warm_up_vector}

@@ -44,8 +44,19 @@ class LockstepResult:
     stuck_discards: int
 
 
+def _discard_counts(piles: list[list[Card]], sides: int) -> list[list[int]]:
+    """Face-up discards per card, by side and all: what the fast row keeps up to date (``O_DCOUNT``)."""
+    counts = [[0] * k.COLUMNS for _ in range(4)]
+    for seat, pile in enumerate(piles):
+        for card in pile:
+            counts[seat % sides][card] += 1
+            counts[3][card] += 1
+    return counts
+
+
 def _pure_snapshot(pure: GameState) -> tuple[object, ...]:
     sides, players = pure.config.sides, pure.players
+    piles = [pure.discard_pile(s) for s in range(players)]
     return (
         pure.current_seat,
         pure.turn,
@@ -57,7 +68,8 @@ def _pure_snapshot(pure: GameState) -> tuple[object, ...]:
         [pure.chips(s) for s in range(sides)],
         [list(w) for w in pure._seqs],
         [pure.hand(s) for s in range(players)],
-        [pure.discard_pile(s) for s in range(players)],
+        piles,
+        _discard_counts(piles, sides),
         pure.legal_actions(),
     )
 
@@ -82,6 +94,7 @@ def _fast_snapshot(fast: FastGame) -> tuple[object, ...]:
         [fast.sequence_windows(s) for s in range(sides)],
         [fast.hand(s) for s in range(players)],
         piles,
+        fast.row[k.O_DCOUNT : k.O_DCOUNT + 4 * k.COLUMNS].reshape(4, k.COLUMNS).tolist(),
         fast.legal_actions(),
     )
 
@@ -98,6 +111,7 @@ _PARTS: Final = (
     "sequence windows by side",
     "hands",
     "discard piles",
+    "discard counts",
     "legal actions",
 )
 

@@ -100,53 +100,51 @@ class FastGame:
         game = cls.__new__(cls)
         game.config = config
         game.rng = np.array([k.seed_state(seed & _MAX_SEED)], dtype=np.uint64)
-        row = np.zeros(k.ROW, dtype=np.int32)
-        game.row = row
-        row[k.O_OWNER : k.O_OWNER + NUM_CELLS] = -1
-        sides = config.sides
-        row[k.I_PLAYERS], row[k.I_SIDES], row[k.I_NEED] = config.players, sides, config.sequences_to_win
-        owner = row[k.O_OWNER : k.O_OWNER + NUM_CELLS]
-        for side in range(sides):
-            owner[_cells(state.chips(side))] = side
-        row[k.O_LOCKED : k.O_LOCKED + NUM_CELLS] = _cells(state.locked)
-        for side, windows in enumerate(state._seqs):  # declared order, as the view shows it
-            row[k.O_NSEQ + side] = len(windows)
-            row[k.O_SEQ + side * k.MAX_SEQS : k.O_SEQ + side * k.MAX_SEQS + len(windows)] = windows
-        for seat in range(config.players):
-            hand = state.hand(seat)
-            row[k.O_HLEN + seat] = len(hand)
-            row[k.O_HAND + seat * k.MAX_HAND : k.O_HAND + seat * k.MAX_HAND + len(hand)] = hand
-        pile = state._deck  # the hidden draw pile, top card last (as here): a search's own world
-        row[k.I_DECKLEN] = len(pile)
-        row[k.O_DECK : k.O_DECK + len(pile)] = pile
-        piles = [state.discard_pile(seat) for seat in range(config.players)]
-        cards = [c for pile in piles for c in pile]
-        at = len(cards)
-        row[k.O_DISC : k.O_DISC + at] = cards
-        row[k.O_DSEAT : k.O_DSEAT + at] = [seat for seat, pile in enumerate(piles) for _ in pile]
-        row[k.I_DISCLEN] = at
-        row[k.I_SEAT] = state.seat_to_play
-        row[k.I_DEAD_DONE] = int(state.dead_card_exchanged)
-        row[k.I_TURN] = state.turn
-        row[k.I_STUCK] = state._stuck_run
+        game.row = np.empty(k.ROW, dtype=np.int32)
         outcome = state.outcome()
-        row[k.I_WINNER] = -1
+        end, winner = k.END_NONE, -1
         if outcome is not None:
-            row[k.I_END] = k.END_SEQUENCES if outcome.termination is Termination.SEQUENCES else k.END_STUCK
-            row[k.I_WINNER] = -1 if outcome.winner is None else outcome.winner
-        k.rebuild_lists(row)
-        row[k.I_DEALER] = max(state.dealer, 0)
-        row[k.I_LAST_ACTION] = -1
-        row[k.I_LAST_CELL] = -1
-        actions = [e for e in state._history[-4 * k.LOG_SIZE :] if e[0] >= 0]
-        history = actions[-k.LOG_SIZE :]
-        for i, (seat, action, *_) in enumerate(history):
-            row[k.O_LOG + 2 * i], row[k.O_LOG + 2 * i + 1] = seat, action
-        row[k.I_LOGGED] = len(history)
-        for event in reversed(state._history):  # the latest chip placed or removed (observations)
+            end = k.END_SEQUENCES if outcome.termination is Termination.SEQUENCES else k.END_STUCK
+            winner = -1 if outcome.winner is None else outcome.winner
+        history = state._history
+        last_cell = -1
+        for event in reversed(history):  # the latest chip placed or removed (observations)
             if event[0] >= 0 and event[1] < DEAD:
-                row[k.I_LAST_CELL] = event[1] % NUM_CELLS
+                last_cell = event[1] % NUM_CELLS
                 break
+        spec = [
+            config.players,
+            config.sides,
+            config.sequences_to_win,
+            state.seat_to_play,
+            int(state.dead_card_exchanged),
+            state.turn,
+            state._stuck_run,
+            end,
+            winner,
+            max(state.dealer, 0),
+            last_cell,
+        ]
+        for side in range(config.sides):
+            spec += state.chips(side).to_bytes(k.MASK_BYTES, "little")
+        spec += state.locked.to_bytes(k.MASK_BYTES, "little")
+        for windows in state._seqs:  # declared order, as the view shows it
+            spec.append(len(windows))
+            spec += windows
+        for hand in state._hands:
+            spec.append(len(hand))
+            spec += sorted(hand)
+        pile = state._deck  # the hidden draw pile, top card last (as here): a search's own world
+        spec.append(len(pile))
+        spec += pile
+        for discards in state._discards:
+            spec.append(len(discards))
+            spec += discards
+        actions = [e for e in history[-4 * k.LOG_SIZE :] if e[0] >= 0][-k.LOG_SIZE :]
+        spec.append(len(actions))
+        for event in actions:
+            spec += event[:2]
+        k.load_position(game.row, np.array(spec, dtype=np.int32))
         return game
 
     def copy(self) -> FastGame:
@@ -314,12 +312,6 @@ class FastGame:
         limit = (1 << 31) - 1 if max_turns is None else min(max_turns, (1 << 31) - 1)
         k.playout(self.row, self.rng, 0, limit)
         return self.outcome()
-
-
-def _cells(mask: int) -> np.ndarray:
-    """A boolean array over cells from a 100-bit int."""
-    raw = np.frombuffer(mask.to_bytes(13, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:NUM_CELLS].astype(bool)
 
 
 def _mask(cells: np.ndarray) -> int:

@@ -7,13 +7,17 @@ auto-draw mode (R5.3) with no table talk pending (R6.1); ``tests/fast`` and
 ``benchmarks/fast_differential.py`` hold the two engines to the same states, legal actions and
 outcomes.
 
-Board bookkeeping: the owner of each cell, the locked cells (R3.5) and, per side, a count per
-window of its chips plus corners: a placement that brings a window through its cell to five is
-the only time the exact declaration of R3.3/R3.4 runs.
+Board bookkeeping: the owner of each cell, the locked cells (R3.5) and, per side, one bit mask
+per line of the board (10 rows, 10 columns, 19 diagonals each way) of its chips plus the corners:
+a placement sets one bit in each of its four lines and finds a full window through its cell with
+a few shifts (as the C reference's bitboards do); only then does the exact declaration of
+R3.3/R3.4 run.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 from typing import Any, Final, TypeVar
 
 import numpy as np
@@ -30,6 +34,49 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 _F = TypeVar("_F")
+
+
+def _register_package_cache() -> None:
+    """Numba keys a cached kernel to its own source file only, but the kernels of ``rollout`` and
+    ``vector`` inline those of this module (its row offsets are compiled in as constants): after
+    a change here they would load stale machine code. So every kernel of this package is keyed to
+    the contents of all its modules (Numba's own cache locators, with that one stamp)."""
+    try:
+        from numba.core import caching
+    except ImportError:  # pragma: no cover - a Numba without these classes: its own keys
+        return
+    locators = getattr(getattr(caching, "CacheImpl", None), "_locator_classes", None)
+    if not isinstance(locators, list):  # pragma: no cover
+        return
+    folder = os.path.dirname(os.path.abspath(__file__))
+    digest = hashlib.sha256()
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), "rb") as source:
+                digest.update(name.encode() + b"\0" + source.read())
+    stamp = digest.hexdigest()
+
+    def keyed(base: Any) -> Any:
+        class PackageLocator(base):  # type: ignore[misc]
+            def get_source_stamp(self) -> str:
+                return stamp
+
+            @classmethod
+            def from_function(cls, py_func: Any, py_file: str) -> Any:
+                if os.path.dirname(os.path.abspath(py_file)) != folder:
+                    return None
+                return super().from_function(py_func, py_file)
+
+        return PackageLocator
+
+    if not any(getattr(c, "_sequence_fast", False) for c in locators):
+        ours = [keyed(caching.InTreeCacheLocator), keyed(caching.UserWideCacheLocator)]
+        for c in ours:
+            c._sequence_fast = True
+        locators[:0] = ours
+
+
+_register_package_cache()
 
 # Numba's runtime (``_nrt``) keeps reference counts of the arrays passed between kernels: off for
 # every kernel that allocates nothing, which made playouts about a third faster (docs/fast.md).
@@ -100,6 +147,25 @@ for _cell, _windows in enumerate(LINES_THROUGH):
 #: Cells two windows share: two sequences of a side may share at most one (R3.3).
 SHARED: Final = np.array([[(a & b).bit_count() for b in LINES] for a in LINES], dtype=np.int64)
 CORNERS_IN: Final = np.array([sum(1 for c in w if LAYOUT[c] < 0) for w in WINDOW_CELLS], dtype=np.int64)
+
+
+def _line_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per cell and direction (row, column, diagonal, anti-diagonal): the line it lies on, its
+    bit in that line's mask and the bits where the five-cell windows through it start."""
+    line_of = np.zeros((NUM_CELLS, 4), dtype=np.int64)
+    bit_of = np.zeros((NUM_CELLS, 4), dtype=np.int64)
+    starts = np.zeros((NUM_CELLS, 4), dtype=np.int64)
+    for cell in range(NUM_CELLS):
+        r, c = divmod(cell, 10)
+        for d, (line, at) in enumerate(((r, c), (10 + c, r), (20 + r - c + 9, r), (39 + r + c, r))):
+            line_of[cell, d] = line
+            bit_of[cell, d] = at
+            starts[cell, d] = sum(1 << b for b in range(max(at - 4, 0), at + 1))
+    return line_of, bit_of, starts
+
+
+NUM_LINES: Final = 58
+LINE_OF, LINE_BIT, LINE_STARTS = _line_tables()
 CARD_BIT: Final = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.int64)
 IS_CORNER: Final = np.array([1 if LAYOUT[c] < 0 else 0 for c in range(NUM_CELLS)], dtype=np.int64)
 
@@ -107,8 +173,8 @@ IS_CORNER: Final = np.array([1 if LAYOUT[c] < 0 else 0 for c in range(NUM_CELLS)
 
 O_OWNER: Final = 0  # 100: -1 empty, else the side whose chip is there
 O_LOCKED: Final = O_OWNER + NUM_CELLS  # 100: 1 where the chip is part of a sequence (R3.5)
-O_COUNT: Final = O_LOCKED + NUM_CELLS  # 3 x 192: chips + corners per window and side
-O_NSEQ: Final = O_COUNT + MAX_SIDES * NUM_WINDOWS  # 3: sequences per side
+O_LINES: Final = O_LOCKED + NUM_CELLS  # 3 x 58: per side, a mask per line of its chips + corners
+O_NSEQ: Final = O_LINES + MAX_SIDES * NUM_LINES  # 3: sequences per side
 O_SEQ: Final = O_NSEQ + MAX_SIDES  # 3 x 16: the windows of each side's sequences, declared order
 O_HAND: Final = O_SEQ + MAX_SIDES * MAX_SEQS  # 12 x 8: cards in hand, unordered
 O_HLEN: Final = O_HAND + MAX_PLAYERS * MAX_HAND  # 12
@@ -125,8 +191,10 @@ O_UNLOCKED: Final = O_FREE_AT + NUM_CELLS  # 3 x 96: per side, its chips that ma
 O_UNLOCKED_AT: Final = O_UNLOCKED + MAX_SIDES * PLAYABLE_CELLS  # 100: where a chip is in its list
 O_NUNLOCKED: Final = O_UNLOCKED_AT + NUM_CELLS  # 3
 O_LOG: Final = O_NUNLOCKED + MAX_SIDES  # 2 x LOG_SIZE: (seat, action) of the latest actions, a ring
-O_CARDS: Final = O_LOG + 2 * LOG_SIZE  # 5 x 52: card counts, the observation encoder's scratch
-O_SCALARS: Final = O_CARDS + 5 * NUM_CARDS
+COLUMNS: Final = NUM_CARDS + 1  # card counts have a column for the corners (always 0)
+O_CARDS: Final = O_LOG + 2 * LOG_SIZE  # 53: the observation encoder's scratch (cards in a hand)
+O_DCOUNT: Final = O_CARDS + COLUMNS  # 4 x 53: face-up discards per card, by side (0-2) and all (3)
+O_SCALARS: Final = O_DCOUNT + 4 * COLUMNS
 I_PLAYERS: Final = O_SCALARS
 I_SIDES: Final = O_SCALARS + 1
 I_NEED: Final = O_SCALARS + 2  # sequences to win (R3.1)
@@ -153,6 +221,11 @@ END_SEQUENCES: Final = 1  # R7.1
 END_STUCK: Final = 2  # R7.2 via R5.5
 
 HAND_SIZES: Final = np.array([0, 0, 7, 6, 6, 0, 5, 0, 4, 4, 3, 0, 3], dtype=np.int64)  # R4.2
+#: Where a seat's discards are counted (``O_DCOUNT``), per number of sides: no division in ``_take``.
+DCOUNT_AT: Final = np.array(
+    [[O_DCOUNT + (seat % max(sides, 1)) * COLUMNS for seat in range(MAX_PLAYERS)] for sides in range(4)],
+    dtype=np.int64,
+)
 
 # ------------------------------------------------------------------ random
 
@@ -190,8 +263,7 @@ def deal(s: np.ndarray, players: int, sides: int, dealer: int, deck: np.ndarray)
     s[:] = 0
     s[O_OWNER : O_OWNER + NUM_CELLS] = -1
     for side in range(MAX_SIDES):
-        for w in range(NUM_WINDOWS):
-            s[O_COUNT + side * NUM_WINDOWS + w] = CORNERS_IN[w]
+        _set_corners(s, side)
     for card in range(NUM_CARDS):
         s[O_OPEN + card] = 2 if KIND[card] == 0 else 0
     n = 0
@@ -221,20 +293,29 @@ def deal(s: np.ndarray, players: int, sides: int, dealer: int, deck: np.ndarray)
     s[I_SEAT] = first
 
 
+@inline_kernel
+def _set_corners(s: np.ndarray, side: int) -> None:
+    """The corners count as every side's chips (R1.1): their bits in the side's line masks."""
+    for c in range(NUM_CELLS):
+        if IS_CORNER[c] == 1:
+            for d in range(4):
+                s[O_LINES + side * NUM_LINES + LINE_OF[c, d]] |= 1 << LINE_BIT[c, d]
+
+
 @kernel
 def rebuild_lists(s: np.ndarray) -> None:
-    """Derive the window counts, chip counts, open counts per card and the lists of open cells and
-    removable chips from the board (owners and locks): for a position set up from outside, such
-    as a pure-engine state."""
+    """Derive the line masks, chip counts, open counts per card, the lists of open cells and
+    removable chips from the board (owners and locks) and the discard counts from the piles: for
+    a position set up from outside, such as a pure-engine state."""
     for side in range(MAX_SIDES):
         s[O_CHIPS + side] = 0
         s[O_LOCKN + side] = 0
-        for w in range(NUM_WINDOWS):
-            n = CORNERS_IN[w]
-            for m in range(5):
-                if s[O_OWNER + WIN_CELLS[w, m]] == side:
-                    n += 1
-            s[O_COUNT + side * NUM_WINDOWS + w] = n
+        s[O_LINES + side * NUM_LINES : O_LINES + (side + 1) * NUM_LINES] = 0
+        _set_corners(s, side)
+        for c in range(NUM_CELLS):
+            if s[O_OWNER + c] == side:
+                for d in range(4):
+                    s[O_LINES + side * NUM_LINES + LINE_OF[c, d]] |= 1 << LINE_BIT[c, d]
     s[I_OCCUPIED] = 0
     for c in range(NUM_CELLS):
         o = s[O_OWNER + c]
@@ -248,6 +329,11 @@ def rebuild_lists(s: np.ndarray) -> None:
     s[I_NFREE] = 0
     for side in range(MAX_SIDES):
         s[O_NUNLOCKED + side] = 0
+    s[O_DCOUNT : O_DCOUNT + 4 * COLUMNS] = 0
+    for i in range(s[I_DISCLEN]):
+        card = s[O_DISC + i]
+        s[DCOUNT_AT[s[I_SIDES], s[O_DSEAT + i]] + card] += 1
+        s[O_DCOUNT + 3 * COLUMNS + card] += 1
     for c in range(NUM_CELLS):
         if IS_CORNER[c] == 1:
             continue
@@ -257,6 +343,92 @@ def rebuild_lists(s: np.ndarray) -> None:
             _list_add(s, O_FREE, O_FREE_AT, I_NFREE, c)
         elif s[O_LOCKED + c] == 0:
             _list_add(s, O_UNLOCKED + o * PLAYABLE_CELLS, O_UNLOCKED_AT, O_NUNLOCKED + o, c)
+
+
+#: Scalars at the head of a :func:`load_position` spec, in this order.
+SPEC_HEAD: Final = (
+    I_PLAYERS,
+    I_SIDES,
+    I_NEED,
+    I_SEAT,
+    I_DEAD_DONE,
+    I_TURN,
+    I_STUCK,
+    I_END,
+    I_WINNER,
+    I_DEALER,
+    I_LAST_CELL,
+)
+SPEC_HEAD_A: Final = np.array(SPEC_HEAD, dtype=np.int64)
+MASK_BYTES: Final = 13  # a 100-bit board mask, little-endian
+
+
+@kernel
+def load_position(s: np.ndarray, spec: np.ndarray) -> None:
+    """Set the row to a position given as one flat int array (``FastGame.from_state`` writes it):
+    the ``SPEC_HEAD`` scalars; per side its chips, then the locked chips, as 13 little-endian
+    bytes each; per side its sequence windows (count, then windows in declared order); per seat
+    its hand (count, cards); the draw pile (count, top card last); per seat its discard pile
+    (count, cards, oldest first); the latest actions (count, then seat and action of each).
+    One call instead of a few dozen numpy operations: a search converts a world per rollout."""
+    s[:] = 0
+    s[O_OWNER : O_OWNER + NUM_CELLS] = -1
+    at = 0
+    for i in range(SPEC_HEAD_A.shape[0]):
+        s[SPEC_HEAD_A[i]] = spec[at]
+        at += 1
+    players = s[I_PLAYERS]
+    sides = s[I_SIDES]
+    for side in range(sides + 1):  # the last mask: locked chips (R3.5)
+        for b in range(MASK_BYTES):
+            byte = spec[at]
+            at += 1
+            for bit in range(8):
+                c = 8 * b + bit
+                if byte >> bit & 1 and c < NUM_CELLS:
+                    if side < sides:
+                        s[O_OWNER + c] = side
+                    else:
+                        s[O_LOCKED + c] = 1
+    for side in range(sides):
+        n = spec[at]
+        at += 1
+        s[O_NSEQ + side] = n
+        for i in range(n):
+            s[O_SEQ + side * MAX_SEQS + i] = spec[at]
+            at += 1
+    for seat in range(players):
+        n = spec[at]
+        at += 1
+        s[O_HLEN + seat] = n
+        for i in range(n):
+            s[O_HAND + seat * MAX_HAND + i] = spec[at]
+            at += 1
+    n = spec[at]
+    at += 1
+    s[I_DECKLEN] = n
+    for i in range(n):
+        s[O_DECK + i] = spec[at]
+        at += 1
+    d = 0
+    for seat in range(players):
+        n = spec[at]
+        at += 1
+        for _ in range(n):
+            s[O_DISC + d] = spec[at]
+            s[O_DSEAT + d] = seat
+            d += 1
+            at += 1
+    s[I_DISCLEN] = d
+    n = spec[at]
+    at += 1
+    for i in range(n):
+        s[O_LOG + 2 * i] = spec[at]
+        s[O_LOG + 2 * i + 1] = spec[at + 1]
+        at += 2
+    s[I_LOGGED] = n
+    s[I_LAST_ACTION] = -1
+    rebuild_lists(s)
 
 
 @kernel
@@ -378,6 +550,8 @@ def _take(s: np.ndarray, seat: int, card: int) -> None:
     s[O_DISC + d] = card
     s[O_DSEAT + d] = seat
     s[I_DISCLEN] = d + 1
+    s[DCOUNT_AT[s[I_SIDES], seat] + card] += 1
+    s[O_DCOUNT + 3 * COLUMNS + card] += 1
 
 
 @inline_kernel
@@ -404,6 +578,7 @@ def _reshuffle(s: np.ndarray, rs: np.ndarray, g: int) -> None:
         s[O_DECK + j] = t
     s[I_DECKLEN] = n
     s[I_DISCLEN] = 0
+    s[O_DCOUNT : O_DCOUNT + 4 * COLUMNS] = 0
     s[I_RESHUFFLES] += 1
     s[I_RESHUFFLED] = n
 
@@ -455,14 +630,17 @@ def _end_turn(s: np.ndarray, rs: np.ndarray, g: int, seat: int) -> None:
 @kernel
 def _declare(s: np.ndarray, side: int, cell: int) -> None:
     """Declare the new sequences through ``cell`` that R3.3 allows, choosing as R3.4 says."""
-    count = O_COUNT + side * NUM_WINDOWS
     seqs = O_SEQ + side * MAX_SEQS
     nseq = s[O_NSEQ + side]
     allowed = s[O_SCRATCH : O_SCRATCH + 20]
     na = 0
     for k in range(THROUGH_N[cell]):
         w = THROUGH[cell, k]
-        if s[count + w] == 5:
+        full = CORNERS_IN[w]  # the rare path: count the window's chips
+        for m in range(5):
+            if s[O_OWNER + WIN_CELLS[w, m]] == side:
+                full += 1
+        if full == 5:
             ok = True
             for j in range(nseq):
                 if SHARED[w, s[seqs + j]] > 1:
@@ -540,13 +718,13 @@ def apply(s: np.ndarray, rs: np.ndarray, g: int, action: int) -> None:
         _list_add(s, O_UNLOCKED + side * PLAYABLE_CELLS, O_UNLOCKED_AT, O_NUNLOCKED + side, cell)
         s[O_CHIPS + side] += 1
         s[I_OCCUPIED] += 1
-        count = O_COUNT + side * NUM_WINDOWS
+        lines = O_LINES + side * NUM_LINES
         full = False
-        for k in range(THROUGH_N[cell]):
-            w = count + THROUGH[cell, k]
-            v = s[w] + 1
-            s[w] = v
-            if v == 5:
+        for d in range(4):  # five in a row through the cell: a window starting at a bit of STARTS
+            at = lines + LINE_OF[cell, d]
+            m = s[at] | (1 << LINE_BIT[cell, d])
+            s[at] = m
+            if m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4) & LINE_STARTS[cell, d]:
                 full = True
         s[I_STUCK] = 0
         if full:
@@ -565,9 +743,9 @@ def apply(s: np.ndarray, rs: np.ndarray, g: int, action: int) -> None:
         _list_del(s, O_UNLOCKED + owner * PLAYABLE_CELLS, O_UNLOCKED_AT, O_NUNLOCKED + owner, cell)
         s[O_CHIPS + owner] -= 1
         s[I_OCCUPIED] -= 1
-        count = O_COUNT + owner * NUM_WINDOWS
-        for k in range(THROUGH_N[cell]):
-            s[count + THROUGH[cell, k]] -= 1
+        lines = O_LINES + owner * NUM_LINES
+        for d in range(4):
+            s[lines + LINE_OF[cell, d]] &= ~(1 << LINE_BIT[cell, d])
         s[I_STUCK] = 0
         _end_turn(s, rs, g, seat)
     elif action < DISCARD:

@@ -31,12 +31,21 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 import gymnasium
+import numba
 import numpy as np
+import numpy.typing as npt
 
 from ..actions import NUM_ACTIONS
 from ..board import NUM_CELLS
 from ..cards import DECK_SIZE, JC, JD, JH, JS, NUM_CARDS
-from ..env.observation import NUM_PLANES, action_space, observation_space
+from ..env.observation import (
+    MAX_PLAYERS,
+    MAX_SIDES,
+    NUM_PLANES,
+    action_space,
+    observation_space,
+    quantize,
+)
 from ..env.table import DEFAULT_MAX_TURNS, check_max_turns, env_config
 from ..env.vector import Batch
 from ..errors import IllegalActionError
@@ -44,74 +53,133 @@ from . import kernels as k
 from .compile import ensure_compiled
 from .engine import FastGame
 
+_thread_id: Any = numba.get_thread_id  # type: ignore[attr-defined]
+_POOL_SIZE: Final[int] = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+"""Numba's thread pool: its thread ids are below this (one scratch row each)."""
+
 EXPECTED_PLANES: Final = 24
 """The observation layout this encoder writes (``env/observation.py``'s, with 24 planes)."""
 
 
+# ------------------------------------------------------------------ plane values
+# Every value a plane can take, for one table and turn cap, in one small array made with numpy's
+# float32 arithmetic exactly as ``observation.py`` makes the planes (and quantized as its
+# ``quantize`` does for uint8): the kernels only look values up, so both dtypes match the pure
+# encoder value for value (tests/fast/test_vector.py).
+V_HALF: Final = 0  # copies of a card / 2: 0..4
+V_QUARTER: Final = V_HALF + 5  # jacks of a kind / 4: 0..8
+V_ONE: Final = V_QUARTER + 9  # 0, 1
+V_DECK: Final = V_ONE + 2  # cards in the draw pile / 104: 0..104
+V_SEQ: Final = V_DECK + DECK_SIZE + 1  # completed sequences / 2, capped at 1: 0..MAX_SEQS
+V_TABLE: Final = V_SEQ + k.MAX_SEQS + 1  # sequences needed / 2, players / 12, three sides
+V_HANDS: Final = V_TABLE + 3  # cards in hand / the table's hand size, capped at 1: 0..MAX_HAND
+V_TURN: Final = V_HANDS + k.MAX_HAND + 1  # turn / max_turns, capped at 1: 0..max_turns
+
+OBS_DTYPES: Final = (np.dtype(np.float32), np.dtype(np.uint8))
+
+
+def plane_values(players: int, sides: int, max_turns: int, dtype: npt.DTypeLike = np.float32) -> np.ndarray:
+    """The table of plane values the kernels read (offsets ``V_*``), as ``dtype`` planes hold them."""
+    f = np.float32
+    need = 2 if sides == 2 else 1  # R3.1
+    parts = [
+        np.arange(5, dtype=f) * f(0.5),
+        np.arange(9, dtype=f) * f(0.25),
+        np.array([0.0, 1.0], dtype=f),
+        np.arange(DECK_SIZE + 1, dtype=f) / DECK_SIZE,
+        np.minimum(np.arange(k.MAX_SEQS + 1, dtype=f) / 2, 1.0),
+        np.array([need / 2, players / MAX_PLAYERS, float(sides == 3)], dtype=f),
+        np.minimum(np.arange(k.MAX_HAND + 1, dtype=f) / f(k.HAND_SIZES[players]), 1.0),
+        np.minimum(np.arange(max_turns + 1) / max_turns, 1.0).astype(f),
+    ]
+    values = np.concatenate(parts).astype(f)
+    if np.dtype(dtype) == np.uint8:
+        return quantize(values)
+    if np.dtype(dtype) != np.float32:
+        raise ValueError(f"observation planes are float32 or uint8, not {np.dtype(dtype)}")
+    return values
+
+
+COLUMNS: Final = k.COLUMNS
+SHIFT_OF: Final = np.array(
+    [[[8 * ((o - side) % max(sides, 1)) for o in range(3)] for side in range(3)] for sides in range(4)],
+    dtype=np.int64,
+)
+"""Per number of sides and observer's side, the bit offset of a side's chip plane in a packed word."""
+CELL_CARD: Final = np.array([card if card >= 0 else NUM_CARDS for card in k.LAYOUT_A], dtype=np.int64)
+"""The card printed on each cell; the corners' is column ``NUM_CARDS`` of the counts, always 0."""
+SCRATCH: Final = 2 * COLUMNS + MAX_SIDES + 1
+"""int64 scratch of :func:`encode_row_packed`, one row per thread: two words per card, the chip bits."""
+
+
 @k.inline_kernel
-def _side_from(seat: int, sides: int, j: int) -> int:
-    return (seat % sides + j) % sides
+def _card_counts(
+    s: np.ndarray, seat: int, side: int, sides: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Card counts ``(4, COLUMNS)``: 0 the seat's hand (counted in the row's scratch), 1 the
+    discards of the observer's side, 2 those of the next side (R5.2: each seat's own pile), 3
+    all discards (these kept up to date by the engine, ``O_DCOUNT``)."""
+    hand = s[k.O_CARDS : k.O_CARDS + COLUMNS]
+    hand[:] = 0
+    base = k.O_HAND + seat * k.MAX_HAND
+    for i in range(s[k.O_HLEN + seat]):
+        hand[s[base + i]] += 1
+    piles = s[k.O_DCOUNT : k.O_DCOUNT + 4 * COLUMNS].reshape((4, COLUMNS))
+    nxt = side + 1 if side + 1 < sides else 0
+    return (hand, piles[side], piles[nxt], piles[3])
+
+
+@k.inline_kernel
+def _nseq(s: np.ndarray, side: int, j: int, sides: int) -> int:
+    """Completed sequences of the ``j``-th side from ``side`` on (0 for a third side of two)."""
+    if j >= sides:
+        return 0
+    return int(s[k.O_NSEQ + (side + j) % sides])
 
 
 @k.kernel
-def encode_row(s: np.ndarray, max_turns: int, obs: np.ndarray, mask: np.ndarray) -> None:
-    """The planes ``(100, NUM_PLANES)`` and mask of the seat to play, as ``observation.encode``."""
+def encode_row(s: np.ndarray, vals: np.ndarray, max_turns: int, obs: np.ndarray, mask: np.ndarray) -> None:
+    """The planes ``(100, NUM_PLANES)`` (any dtype, ``vals`` of the same) and mask of the seat to
+    play, as ``observation.encode``."""
     seat = s[k.I_SEAT]
     sides = s[k.I_SIDES]
-    players = s[k.I_PLAYERS]
     side = seat % sides
-    # card counts in the row's scratch: 0 hand, 1-3 discards by side from the observer's, 4 all
-    cards = s[k.O_CARDS : k.O_CARDS + 5 * NUM_CARDS]
-    cards[:] = 0
-    base = k.O_HAND + seat * k.MAX_HAND
-    for i in range(s[k.O_HLEN + seat]):
-        cards[s[base + i]] += 1
-    for i in range(s[k.I_DISCLEN]):
-        card = s[k.O_DISC + i]
-        rel = (s[k.O_DSEAT + i] % sides - side) % sides
-        cards[(1 + rel) * NUM_CARDS + card] += 1
-        cards[4 * NUM_CARDS + card] += 1
-    hand = cards.reshape((5, NUM_CARDS))
-    two_hand = (hand[0, JD] + hand[0, JC]) * 0.25
-    one_hand = (hand[0, JH] + hand[0, JS]) * 0.25
-    two_disc = (hand[4, JD] + hand[4, JC]) * 0.25
-    one_disc = (hand[4, JH] + hand[4, JS]) * 0.25
-    deck = s[k.I_DECKLEN] / DECK_SIZE
-    need = s[k.I_NEED] / 2.0
-    # one chip can complete two sequences (R3.4), so a side may hold 3: capped at 1 as in the planes
-    seq0 = min(s[k.O_NSEQ + _side_from(seat, sides, 0)] / 2.0, 1.0)
-    seq1 = min(s[k.O_NSEQ + _side_from(seat, sides, 1)] / 2.0, 1.0)
-    seq2 = min(s[k.O_NSEQ + _side_from(seat, sides, 2)] / 2.0, 1.0) if sides == 3 else 0.0
-    turn = min(s[k.I_TURN] / max_turns, 1.0)
-    three = 1.0 if sides == 3 else 0.0
-    table = players / 12.0
+    hand, own, nxt, every = _card_counts(s, seat, side, sides)
+    two_hand = vals[V_QUARTER + hand[JD] + hand[JC]]
+    one_hand = vals[V_QUARTER + hand[JH] + hand[JS]]
+    two_disc = vals[V_QUARTER + every[JD] + every[JC]]
+    one_disc = vals[V_QUARTER + every[JH] + every[JS]]
+    deck = vals[V_DECK + s[k.I_DECKLEN]]
+    seq0 = vals[V_SEQ + _nseq(s, side, 0, sides)]
+    seq1 = vals[V_SEQ + _nseq(s, side, 1, sides)]
+    seq2 = vals[V_SEQ + _nseq(s, side, 2, sides)]
+    need = vals[V_TABLE]
+    table = vals[V_TABLE + 1]
+    three = vals[V_TABLE + 2]
+    turn = vals[V_TURN + min(s[k.I_TURN], max_turns)]
+    zero = vals[V_ONE]
+    one = vals[V_ONE + 1]
+    shift = SHIFT_OF[sides, side]
     for c in range(NUM_CELLS):  # every value of every cell written once: no zeroing pass
         o = s[k.O_OWNER + c]
-        rel = (o - side) % sides if o >= 0 else -1
-        obs[c, 0] = 1.0 if rel == 0 else 0.0
-        obs[c, 1] = 1.0 if rel == 1 else 0.0
-        obs[c, 2] = 1.0 if rel == 2 else 0.0
-        obs[c, 3] = 1.0 if o >= 0 and s[k.O_LOCKED + c] == 1 else 0.0
-        card = k.LAYOUT_A[c]
-        if card >= 0:
-            obs[c, 4] = 0.0
-            obs[c, 5] = hand[0, card] * 0.5
-            obs[c, 8] = hand[4, card] * 0.5
-            obs[c, 14] = hand[1, card] * 0.5
-            obs[c, 15] = hand[2, card] * 0.5
-        else:
-            obs[c, 4] = 1.0
-            obs[c, 5] = 0.0
-            obs[c, 8] = 0.0
-            obs[c, 14] = 0.0
-            obs[c, 15] = 0.0
+        rel = shift[o] >> 3 if o >= 0 else -1
+        obs[c, 0] = one if rel == 0 else zero
+        obs[c, 1] = one if rel == 1 else zero
+        obs[c, 2] = one if rel == 2 else zero
+        obs[c, 3] = one if s[k.O_LOCKED + c] == 1 else zero  # only chips are locked (R3.5)
+        card = CELL_CARD[c]
+        obs[c, 4] = one if card == NUM_CARDS else zero
+        obs[c, 5] = vals[V_HALF + hand[card]]
         obs[c, 6] = two_hand
         obs[c, 7] = one_hand
+        obs[c, 8] = vals[V_HALF + every[card]]
         obs[c, 9] = two_disc
         obs[c, 10] = one_disc
         obs[c, 11] = deck
-        obs[c, 12] = 0.0
-        obs[c, 13] = 0.0
+        obs[c, 12] = zero
+        obs[c, 13] = zero
+        obs[c, 14] = vals[V_HALF + own[card]]
+        obs[c, 15] = vals[V_HALF + nxt[card]]
         obs[c, 16] = seq0
         obs[c, 17] = seq1
         obs[c, 18] = seq2
@@ -119,26 +187,126 @@ def encode_row(s: np.ndarray, max_turns: int, obs: np.ndarray, mask: np.ndarray)
         obs[c, 20] = table
         obs[c, 21] = three
         obs[c, 22] = turn
-        obs[c, 23] = 0.0
-    if s[k.I_LAST_CELL] >= 0:
-        obs[s[k.I_LAST_CELL], 12] = 1.0
-    # plane 13: cells the other seats played since this seat's last turn (a dead-card exchange
-    # does not end a turn, R5.1)
+        obs[c, 23] = zero
+    last = s[k.I_LAST_CELL]
+    if last >= 0:
+        obs[last, 12] = one
+    for cell in _recent_cells(s, seat):
+        obs[cell, 13] = one
+    players = s[k.I_PLAYERS]
+    for j in range(players):
+        obs[j, 23] = vals[V_HANDS + s[k.O_HLEN + (seat + j) % players]]
+    k.legal_mask(s, mask)
+
+
+@k.inline_kernel
+def _recent_cells(s: np.ndarray, seat: int) -> np.ndarray:
+    """Plane 13: the cells the other seats played since this seat's last turn (a dead-card
+    exchange does not end a turn, R5.1), in the row's scratch."""
+    out = s[k.O_SCRATCH : k.O_SCRATCH + k.LOG_SIZE]
+    n = 0
     logged = s[k.I_LOGGED]
     for back in range(min(logged, k.LOG_SIZE)):
-        at = k.O_LOG + 2 * ((logged - 1 - back) % k.LOG_SIZE)
-        who = s[at]
+        at = k.O_LOG + 2 * ((logged - 1 - back) & (k.LOG_SIZE - 1))
         action = s[at + 1]
         board = action < 300
-        if who == seat and (board or 352 <= action < 404):
+        if s[at] == seat and (board or 352 <= action < 404):
             break
         if board:
-            obs[action % NUM_CELLS, 13] = 1.0
-    full = k.HAND_SIZES[players]
+            out[n] = action % NUM_CELLS
+            n += 1
+    return out[:n]
+
+
+@k.kernel
+def encode_row_packed(
+    s: np.ndarray, vals: np.ndarray, max_turns: int, words: np.ndarray, mask: np.ndarray, scratch: np.ndarray
+) -> None:
+    """:func:`encode_row` for ``uint8`` planes, written as three little-endian ``int64`` words a
+    cell (planes 0-7, 8-15, 16-23; ``words`` is ``(100, 3)``, ``vals`` the uint8 table as int64).
+
+    The words of each card's cells are made once per card in ``scratch`` (``SCRATCH`` int64,
+    the thread's own), so that the loop over the cells does little more than the stores, which
+    is what costs at large batches (memory bound)."""
+    seat = s[k.I_SEAT]
+    sides = s[k.I_SIDES]
+    side = seat % sides
+    hand, own, nxt, every = _card_counts(s, seat, side, sides)
+    one = vals[V_ONE + 1]
+    w0 = (vals[V_QUARTER + hand[JD] + hand[JC]] << 48) | (vals[V_QUARTER + hand[JH] + hand[JS]] << 56)
+    w1 = (
+        (vals[V_QUARTER + every[JD] + every[JC]] << 8)
+        | (vals[V_QUARTER + every[JH] + every[JS]] << 16)
+        | (vals[V_DECK + s[k.I_DECKLEN]] << 24)
+    )
+    w2 = (
+        vals[V_SEQ + _nseq(s, side, 0, sides)]
+        | (vals[V_SEQ + _nseq(s, side, 1, sides)] << 8)
+        | (vals[V_SEQ + _nseq(s, side, 2, sides)] << 16)
+        | (vals[V_TABLE] << 24)
+        | (vals[V_TABLE + 1] << 32)
+        | (vals[V_TABLE + 2] << 40)
+        | (vals[V_TURN + min(s[k.I_TURN], max_turns)] << 48)
+    )
+    first = scratch[:COLUMNS]
+    second = scratch[COLUMNS : 2 * COLUMNS]
+    for card in range(COLUMNS):
+        first[card] = w0 | (vals[V_HALF + hand[card]] << 40)
+        second[card] = (
+            w1
+            | vals[V_HALF + every[card]]
+            | (vals[V_HALF + own[card]] << 48)
+            | (vals[V_HALF + nxt[card]] << 56)
+        )
+    first[NUM_CARDS] |= one << 32  # the corners (R1.1)
+    chip = scratch[2 * COLUMNS : 2 * COLUMNS + MAX_SIDES + 1]  # by owner + 1: none, then each side
+    chip[0] = 0
+    shift = SHIFT_OF[sides, side]
+    for o in range(sides):
+        chip[o + 1] = one << shift[o]
+    locked = one << 24
+    for c in range(NUM_CELLS):
+        card = CELL_CARD[c]
+        words[c, 0] = first[card] | chip[s[k.O_OWNER + c] + 1] | (locked * s[k.O_LOCKED + c])
+        words[c, 1] = second[card]
+        words[c, 2] = w2
+    last = s[k.I_LAST_CELL]
+    if last >= 0:
+        words[last, 1] |= one << 32
+    for cell in _recent_cells(s, seat):
+        words[cell, 1] |= one << 40
+    players = s[k.I_PLAYERS]
     for j in range(players):
-        other = (seat + j) % players
-        obs[j, 23] = min(s[k.O_HLEN + other] / full, 1.0)
+        words[j, 2] |= vals[V_HANDS + s[k.O_HLEN + (seat + j) % players]] << 56
     k.legal_mask(s, mask)
+
+
+OBSERVE_NONE: Final = 0
+OBSERVE_FLOAT: Final = 1
+OBSERVE_PACKED: Final = 2
+"""What a step writes: the masks only, float32 planes, or uint8 planes as packed words."""
+
+
+@k.inline_kernel
+def _observe(
+    s: np.ndarray,
+    mode: int,
+    max_turns: int,
+    fvals: np.ndarray,
+    obs: np.ndarray,
+    ivals: np.ndarray,
+    words: np.ndarray,
+    mask: np.ndarray,
+    scratch: np.ndarray,
+) -> None:
+    """The mask, and the planes as ``mode`` says: 0 none, 1 ``obs`` (float32), 2 ``words`` (uint8)."""
+    if mode == OBSERVE_FLOAT:
+        encode_row(s, fvals, max_turns, obs, mask)
+    elif mode == OBSERVE_PACKED:
+        # each thread its own scratch row (Numba's thread ids are below its pool size)
+        encode_row_packed(s, ivals, max_turns, words, mask, scratch[_thread_id() % scratch.shape[0]])
+    else:
+        k.legal_mask(s, mask)
 
 
 @k.kernel
@@ -156,21 +324,32 @@ def reset_games(
     sides: int,
     learners: np.ndarray,
     max_turns: int,
+    mode: int,
+    fvals: np.ndarray,
     obs: np.ndarray,
+    ivals: np.ndarray,
+    words: np.ndarray,
     masks: np.ndarray,
     seats: np.ndarray,
-    observe: bool,
+    scratch: np.ndarray,
 ) -> None:
-    """Deal every game anew and observe it (only its mask unless ``observe``)."""
+    """Deal every game anew and observe it (``mode`` as :func:`_observe`)."""
     for g in k.prange(rows.shape[0]):
         deck = np.empty(DECK_SIZE, dtype=np.int32)
         k.deal_random(rows[g], rngs, g, players, sides, deck)
         _play_opponents(rows[g], rngs, g, learners, max_turns)
         seats[g] = rows[g, k.I_SEAT]
-        if observe:
-            encode_row(rows[g], max_turns, obs[g], masks[g])
-        else:
-            k.legal_mask(rows[g], masks[g])
+        _observe(
+            rows[g],
+            mode,
+            max_turns,
+            fvals,
+            obs[g % obs.shape[0]],
+            ivals,
+            words[g % words.shape[0]],
+            masks[g],
+            scratch,
+        )
 
 
 @k.parallel_kernel
@@ -180,16 +359,20 @@ def step_games(
     actions: np.ndarray,
     learners: np.ndarray,
     max_turns: int,
+    mode: int,
+    fvals: np.ndarray,
     obs: np.ndarray,
+    ivals: np.ndarray,
+    words: np.ndarray,
     masks: np.ndarray,
     seats: np.ndarray,
     rewards: np.ndarray,
     terminated: np.ndarray,
     truncated: np.ndarray,
-    observe: bool,
+    scratch: np.ndarray,
 ) -> None:
-    """One step of every game (actions already checked against the masks), same-step autoreset;
-    the planes are written only if ``observe`` (the masks always)."""
+    """One step of every game (actions already checked against the masks), same-step autoreset,
+    then its observation (``mode`` as :func:`_observe`)."""
     for g in k.prange(rows.shape[0]):
         s = rows[g]
         players = s[k.I_PLAYERS]
@@ -216,10 +399,27 @@ def step_games(
             k.deal_random(s, rngs, g, players, sides, deck)
             _play_opponents(s, rngs, g, learners, max_turns)
         seats[g] = s[k.I_SEAT]
-        if observe:
-            encode_row(s, max_turns, obs[g], masks[g])
-        else:
-            k.legal_mask(s, masks[g])
+        _observe(
+            s,
+            mode,
+            max_turns,
+            fvals,
+            obs[g % obs.shape[0]],
+            ivals,
+            words[g % words.shape[0]],
+            masks[g],
+            scratch,
+        )
+
+
+@k.kernel
+def first_illegal(masks: np.ndarray, actions: np.ndarray) -> int:
+    """The first game whose action is out of range or not legal by its mask; -1 if none."""
+    for g in range(actions.shape[0]):
+        a = actions[g]
+        if a < 0 or a >= masks.shape[1] or masks[g, a] == 0:
+            return g
+    return -1
 
 
 @k.parallel_kernel
@@ -249,6 +449,9 @@ class FastBatchStepper:
 
     ``learner_seats=None`` (default): the caller plays every seat. Otherwise the other seats play
     uniformly random legal moves (``opponents="random"``, the only bot compiled in).
+
+    ``obs_dtype``: ``np.float32`` planes (default, as ``SequenceVectorEnv``) or ``np.uint8``
+    planes, ``observation.quantize`` of the same values (a quarter of the memory, the fastest).
     """
 
     def __init__(
@@ -263,6 +466,7 @@ class FastBatchStepper:
         max_turns: int = DEFAULT_MAX_TURNS,
         seed: int | None = None,
         observations: bool = True,
+        obs_dtype: npt.DTypeLike = np.float32,
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
@@ -288,11 +492,26 @@ class FastBatchStepper:
         ensure_compiled()
         self.observations = observations
         """Whether steps write the planes; without them (masks, seats, rewards and flags only) a
-        step costs far less: the planes are 9.6 KB a game (docs/fast.md)."""
+        step costs less: the planes are 2.4 KB (uint8) or 9.6 KB (float32) a game (docs/fast.md)."""
+        self.obs_dtype = np.dtype(obs_dtype)
+        if self.obs_dtype not in OBS_DTYPES:
+            raise ValueError(f"obs_dtype must be float32 or uint8, not {self.obs_dtype}")
+        c = self.config
+        packed = self.obs_dtype == np.uint8
+        self._mode = OBSERVE_NONE if not observations else OBSERVE_PACKED if packed else OBSERVE_FLOAT
+        # the kernels take both forms; the one not written is a one-game placeholder
+        self._fvals = plane_values(c.players, c.sides, self.max_turns, np.float32)
+        self._ivals = plane_values(c.players, c.sides, self.max_turns, np.uint8).astype(np.int64)
+        self._words = np.zeros((num_envs if packed else 1, NUM_CELLS, 3), dtype=np.int64)
+        self._fobs = np.zeros((1 if packed else num_envs, NUM_CELLS, NUM_PLANES), dtype=np.float32)
+        # uint8 planes are the bytes of the packed words (Numba runs on little-endian machines only)
+        self.obs = (
+            self._words.view(np.uint8).reshape(num_envs, NUM_CELLS, NUM_PLANES) if packed else self._fobs
+        )
+        self._scratch = np.zeros((_POOL_SIZE, SCRATCH), dtype=np.int64)
         self._seed = seed
         self.rows = np.zeros((num_envs, k.ROW), dtype=np.int32)
         self.rngs = np.zeros(num_envs, dtype=np.uint64)
-        self.obs = np.zeros((num_envs, NUM_CELLS, NUM_PLANES), dtype=np.float32)
         self.masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self.rewards = np.zeros((num_envs, players), dtype=np.float32)
@@ -328,10 +547,14 @@ class FastBatchStepper:
             c.sides,
             self.learners,
             self.max_turns,
-            self.obs,
+            self._mode,
+            self._fvals,
+            self._fobs,
+            self._ivals,
+            self._words,
             self.masks,
             self.seats,
-            self.observations,
+            self._scratch,
         )
         self.rewards[:] = 0
         self.terminated[:] = False
@@ -349,12 +572,9 @@ class FastBatchStepper:
             raise ValueError(
                 f"expected {n} integer actions, got an array of shape {acts.shape} ({acts.dtype})"
             )
-        acts = acts.astype(np.int64)
-        in_range = (acts >= 0) & (acts < NUM_ACTIONS)
-        legal = np.zeros(n, dtype=bool)
-        legal[in_range] = self.masks[np.flatnonzero(in_range), acts[in_range]] == 1
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
+        acts = acts.astype(np.int64, copy=False)
+        i = first_illegal(self.masks, acts)
+        if i >= 0:
             action = int(acts[i])
             rule = "R5.2" if not 300 <= action < 404 else ("R5.1" if action < 352 else "R5.5")
             raise IllegalActionError(rule, f"game {i}: action {action} is not legal now", action)
@@ -370,13 +590,17 @@ class FastBatchStepper:
             acts,
             self.learners,
             self.max_turns,
-            self.obs,
+            self._mode,
+            self._fvals,
+            self._fobs,
+            self._ivals,
+            self._words,
             self.masks,
             self.seats,
             self.rewards,
             self.terminated,
             self.truncated,
-            self.observations,
+            self._scratch,
         )
 
     def step(self, actions: Any) -> Batch:
@@ -391,26 +615,44 @@ class FastVectorEnv(gymnasium.vector.VectorEnv):
     Observations are dicts of batched arrays, ``{"observation": (N, 10, 10, P), "action_mask":
     (N, 405)}``; the reward of game ``i`` is that of the seat that just acted in it (self-play) or,
     with ``learner_seats``, of the first learner seat. ``infos["seat"]`` names the seat to act.
+
+    The planes are ``uint8`` by default (``obs_dtype=np.float32`` for the float planes): the
+    values of ``observation.quantize``, ``rint(v * 255)``, so ``planes / 255`` is within 1/510 of
+    the float value; a quarter of the memory, which is what bounds a step at large batches.
+    ``copy=False`` (as Gymnasium's ``SyncVectorEnv``) returns the stepper's own arrays, which the
+    next step overwrites.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}  # noqa: RUF012
 
-    def __init__(self, num_envs: int, players: int = 2, teams: int | None = None, **kwargs: Any) -> None:
-        self.stepper = FastBatchStepper(num_envs, players, teams, **kwargs)
+    def __init__(
+        self,
+        num_envs: int,
+        players: int = 2,
+        teams: int | None = None,
+        *,
+        obs_dtype: npt.DTypeLike = np.uint8,
+        copy: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        self.stepper = FastBatchStepper(num_envs, players, teams, obs_dtype=obs_dtype, **kwargs)
         self.num_envs = num_envs
-        self.single_observation_space = observation_space()
+        self.copy = copy
+        self.single_observation_space = observation_space(obs_dtype)
         self.single_action_space = action_space()
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         learners = np.flatnonzero(self.stepper.learners)
         self._reward_seat = int(learners[0]) if len(learners) < players else -1
+        self._reward_seats = np.full(num_envs, max(self._reward_seat, 0))
+        self._games = np.arange(num_envs)
 
     def _obs(self) -> dict[str, np.ndarray]:
         s = self.stepper
-        return {
-            "observation": s.obs.reshape(s.num_envs, 10, 10, NUM_PLANES).copy(),
-            "action_mask": s.masks.copy(),
-        }
+        planes = s.obs.reshape(s.num_envs, 10, 10, NUM_PLANES)
+        if not self.copy:
+            return {"observation": planes, "action_mask": s.masks}
+        return {"observation": planes.copy(), "action_mask": s.masks.copy()}
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -424,18 +666,26 @@ class FastVectorEnv(gymnasium.vector.VectorEnv):
         self, actions: Any
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         s = self.stepper
-        acting = s.seats.copy()
+        acting = s.seats.copy() if self._reward_seat < 0 else self._reward_seats
         s.step_arrays(actions)
-        games = np.arange(s.num_envs)
-        seat = acting if self._reward_seat < 0 else np.full(s.num_envs, self._reward_seat)
-        rewards = s.rewards[games, seat].astype(np.float64)
-        return self._obs(), rewards, s.terminated.copy(), s.truncated.copy(), {"seat": s.seats.copy()}
+        rewards = s.rewards[self._games, acting].astype(np.float64)
+        flags = (s.terminated.copy(), s.truncated.copy()) if self.copy else (s.terminated, s.truncated)
+        return self._obs(), rewards, *flags, {"seat": s.seats.copy()}
 
 
-def encode_game(game: FastGame, max_turns: int = DEFAULT_MAX_TURNS) -> tuple[np.ndarray, np.ndarray]:
+def encode_game(
+    game: FastGame, max_turns: int = DEFAULT_MAX_TURNS, obs_dtype: npt.DTypeLike = np.float32
+) -> tuple[np.ndarray, np.ndarray]:
     """Planes ``(10, 10, NUM_PLANES)`` and mask of one :class:`FastGame`'s seat to play, as
-    ``observation.encode(state, state.current_seat, max_turns)`` gives for the same position."""
-    obs = np.zeros((NUM_CELLS, NUM_PLANES), dtype=np.float32)
+    ``observation.encode(state, state.current_seat, max_turns)`` gives for the same position
+    (``quantize`` of it for ``obs_dtype=np.uint8``, written by the packed kernel of the batches)."""
+    c = game.config
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    encode_row(game.row, max_turns, obs, mask)
+    if np.dtype(obs_dtype) == np.uint8:
+        words = np.zeros((NUM_CELLS, 3), dtype=np.int64)
+        vals = plane_values(c.players, c.sides, max_turns, np.uint8).astype(np.int64)
+        encode_row_packed(game.row, vals, max_turns, words, mask, np.zeros(SCRATCH, dtype=np.int64))
+        return words.view(np.uint8).reshape(10, 10, NUM_PLANES), mask
+    obs = np.zeros((NUM_CELLS, NUM_PLANES), dtype=np.float32)
+    encode_row(game.row, plane_values(c.players, c.sides, max_turns, obs_dtype), max_turns, obs, mask)
     return obs.reshape(10, 10, NUM_PLANES), mask

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import N_
 from .limits import Limits
 
 log = logging.getLogger(__name__)
@@ -25,10 +26,31 @@ log = logging.getLogger(__name__)
 #: Finished analyses kept in memory (oldest dropped first).
 KEEP = 64
 
+#: Why a job failed: a stable code and the catalogue message each page words it by (docs/i18n.md).
+JOB_ERRORS = {
+    "bad_record": N_("this game's record cannot be analysed"),
+    "crashed": N_("the analysis met an unexpected error"),
+    "stopped": N_("the analysis process stopped"),
+    "server_stopped": N_("the server stopped"),
+    "cannot_run": N_("the analysis process could not start"),
+}
+
+
+def job_error(code: str, detail: str | None = None) -> dict[str, Any]:
+    """A job's ``error`` as data, like a refusal: ``code``, ``msgid``, ``params`` and ``message``, the
+    English text for API clients (with the exception's own words, ``detail``, where there are some)."""
+    code = code if code in JOB_ERRORS else "crashed"
+    msgid = JOB_ERRORS[code]
+    message = msgid if detail is None else f"{msgid}: {detail}"
+    return {"code": code, "msgid": msgid, "params": {}, "message": message}
+
 
 def analyse_in_worker(record: dict[str, Any], budget: dict[str, Any], out: Any) -> None:
     """Runs in the job's process: analyse, sending ``progress`` after each move and then the result."""
     from ..analysis import AnalysisError, Budget, analyze_record
+    from .children import BOT_NICE, leave_with_parent
+
+    leave_with_parent(nice=BOT_NICE)  # never outlive the server, nor slow its moves
 
     try:
         result = analyze_record(
@@ -36,9 +58,9 @@ def analyse_in_worker(record: dict[str, Any], budget: dict[str, Any], out: Any) 
         )
         out.put(("done", result.to_json()))
     except AnalysisError as exc:
-        out.put(("failed", str(exc)))
+        out.put(("failed", "bad_record", str(exc)))
     except Exception as exc:  # noqa: BLE001 - the page gets a reason, never a hung bar
-        out.put(("failed", f"the analysis failed: {exc!r}"))
+        out.put(("failed", "crashed", repr(exc)))
 
 
 def frame_numbers(record: dict[str, Any]) -> list[int]:
@@ -59,7 +81,8 @@ class Job:
     done: int = 0
     total: int = 0
     result: dict[str, Any] | None = None
-    error: str | None = None
+    error: dict[str, Any] | None = None
+    """Why it failed, as data (:func:`job_error`)."""
     frames: list[int] = field(default_factory=list)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
     process: Any = field(default=None, repr=False)
@@ -126,17 +149,17 @@ class AnalysisJobs:
                                 msg = out.get_nowait()
                                 self._take(job, msg)
                                 continue
-                            job.status, job.error = "failed", "the analysis process stopped"
+                            job.status, job.error = "failed", job_error("stopped")
                             break
                         await asyncio.sleep(0.1)
                         continue
                     self._take(job, msg)
             except asyncio.CancelledError:
-                job.status, job.error = "failed", "the server stopped"
+                job.status, job.error = "failed", job_error("server_stopped")
                 raise
             except Exception as exc:  # a pool that cannot start fails this job only
                 log.exception("analysis failed")
-                job.status, job.error = "failed", f"the analysis could not run: {exc!r}"
+                job.status, job.error = "failed", job_error("cannot_run", repr(exc))
             finally:
                 if proc.is_alive() and job.status != "done":
                     proc.kill()
@@ -151,7 +174,7 @@ class AnalysisJobs:
         elif msg[0] == "done":
             job.result, job.status, job.done = msg[1], "done", job.total
         else:
-            job.status, job.error = "failed", str(msg[1])
+            job.status, job.error = "failed", job_error(str(msg[1]), str(msg[2]) if len(msg) > 2 else None)
 
     async def close(self) -> None:
         tasks = [j.task for j in self.jobs.values() if j.task is not None and not j.task.done()]

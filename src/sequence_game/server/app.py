@@ -31,10 +31,12 @@ from .. import __version__
 from ..board import LAYOUT
 from ..bots import BOTS
 from ..cards import card_name
+from ..i18n import N_
 from ..records import MAX_RECORD_BYTES, RecordError, load, parse_record
 from .analysis_jobs import AnalysisJobs
 from .cluster import Cluster
 from .fair_rooms import finished_record
+from .fanout import encode
 from .http_guard import BodyLimit, SecurityHeaders
 from .limits import Limits
 from .manager import RoomManager
@@ -113,7 +115,7 @@ def create_app(
 
     @app.exception_handler(RecursionError)
     async def _too_deep(_request: Request, _exc: RecursionError) -> JSONResponse:
-        error = ProtocolError("bad_json", "not valid JSON: nested too deeply")
+        error = ProtocolError("bad_json", N_("not valid JSON: nested too deeply"))
         return JSONResponse(error.to_dict(), status_code=400)
 
     @app.exception_handler(ProtocolError)
@@ -133,7 +135,7 @@ def create_app(
     async def room_or_404(code: str) -> Room:
         room = await manager.get(code)
         if room is None:
-            raise ProtocolError("unknown_room", f"no room {code!r}")
+            raise ProtocolError("unknown_room", N_("no room {code}"), params={"code": code})
         return room
 
     @app.get("/health")
@@ -179,12 +181,12 @@ def create_app(
         room = await room_or_404(code)
         seat = manager.seat_of_token(room, body.token)
         if seat is None:
-            raise ProtocolError("bad_token", "this token holds no seat in this room")
+            raise ProtocolError("bad_token", N_("this token holds no seat in this room"))
         return await manager.hint(room, seat)
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str) -> dict[str, Any]:
-        return (await room_or_404(code)).public()
+        return manager.public(await room_or_404(code))
 
     @app.post("/api/rooms/{code}/seats/{seat}", status_code=201)
     async def join(code: str, seat: int, body: JoinSeat) -> dict[str, Any]:
@@ -247,11 +249,11 @@ def create_app(
         try:
             data = load(body)
         except RecordError as exc:
-            raise ProtocolError("bad_json", str(exc)) from None
+            raise ProtocolError("bad_json", str(exc), plain=True) from None
         try:
             parse_record(data)
         except RecordError as exc:
-            raise ProtocolError("bad_record", str(exc)) from None
+            raise ProtocolError("bad_record", str(exc), plain=True) from None
         try:
             frames = replay_frames(data)
         except RecordError as exc:
@@ -268,7 +270,9 @@ def create_app(
         await ws.accept()
         room = await manager.get(code)
         if room is None:
-            await ws.send_json(ProtocolError("unknown_room", f"no room {code!r}").to_dict())
+            await ws.send_json(
+                ProtocolError("unknown_room", N_("no room {code}"), params={"code": code}).to_dict()
+            )
             await ws.close(code=4404)
             return
         conn = Connection()
@@ -297,7 +301,7 @@ async def _writer(ws: WebSocket, conn: Connection) -> None:
                 await ws.close()
             return
         try:
-            await ws.send_text(json.dumps(msg, separators=(",", ":")))
+            await ws.send_text(msg if isinstance(msg, str) else encode(msg))
         except Exception:  # noqa: BLE001 - a socket closing mid-send ends the writer
             return
 
@@ -323,7 +327,7 @@ async def _serve_socket(
                 left = hello_by - asyncio.get_running_loop().time()
                 text = await asyncio.wait_for(_receive(ws), max(0.0, left))
             except TimeoutError:
-                conn.send(ProtocolError("no_hello", "no hello in time: closing").to_dict())
+                conn.send(ProtocolError("no_hello", N_("no hello in time: closing")).to_dict())
                 conn.queue.put_nowait(None)
                 return
         else:
@@ -333,7 +337,7 @@ async def _serve_socket(
             msg = parse_message(text)
             if not conn.authed:
                 if not isinstance(msg, Hello):
-                    raise ProtocolError("no_hello", "the first message must be hello")
+                    raise ProtocolError("no_hello", N_("the first message must be hello"))
                 try:
                     served.room = await manager.connect(room, conn, msg)
                 except ProtocolError as exc:
@@ -342,7 +346,7 @@ async def _serve_socket(
                     return
                 continue
             if isinstance(msg, Hello):
-                raise ProtocolError("bad_message", "already greeted; reconnect to change seat")
+                raise ProtocolError("bad_message", N_("already greeted; reconnect to change seat"))
             await manager.handle(room, conn, msg)
         except ProtocolError as exc:
             reply = exc.to_dict()
@@ -350,7 +354,9 @@ async def _serve_socket(
             conn.send(reply)
         except Exception:  # a failing store must cost one reply, not the socket
             log.exception("command failed in room %s", room.code)
-            reply = ProtocolError("server_error", "the server could not do that; nothing changed").to_dict()
+            reply = ProtocolError(
+                "server_error", N_("the server could not do that; nothing changed")
+            ).to_dict()
             reply["version"] = room.version
             conn.send(reply)
 

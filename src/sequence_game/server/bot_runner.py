@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
 import random
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -28,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from ..actions import DEAD, DISCARD, DRAW
 from ..bots import BOTS, Limit, make_bot
 from ..views import PlayerView
+from .children import BOT_NICE, leave_with_parent
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +71,14 @@ class BotRunner:
         if self._pool is None:
             # spawn: a fresh interpreter, not a fork of a process running an event loop and threads
             ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            # the pool's processes exit with the server and think at a lower priority than the
+            # event loop (server/children.py)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=ctx,
+                initializer=leave_with_parent,
+                initargs=(os.getpid(), BOT_NICE),
+            )
         return self._pool
 
     async def choose(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import N_
 from .limits import Limits, TokenBucket
 from .protocol import ProtocolError
 from .rooms import Room
@@ -20,23 +21,36 @@ def clean(text: str) -> str:
     """One line: runs of whitespace (newlines included) become one space."""
     text = " ".join(text.split())
     if not text:
-        raise ProtocolError("bad_message", "an empty chat line")
+        raise ProtocolError("bad_message", N_("an empty chat line"))
     return text
 
 
 def admit(room: Room, conn: Connection, limits: Limits) -> None:
     """Refuse a line over the socket's or the room's rate, or past the room's store of lines."""
     if room.chat_lines >= limits.room_chat_lines:
-        raise ProtocolError("chat_full", f"this room has {room.chat_lines} chat lines: no more are kept")
+        raise ProtocolError(
+            "chat_full",
+            N_("this room has {lines} chat lines: no more are kept"),
+            params={"lines": room.chat_lines},
+        )
     if conn.chat_bucket is None:
         conn.chat_bucket = TokenBucket(limits.chat_rate, limits.chat_burst)
     if room.chat_bucket is None:
         room.chat_bucket = TokenBucket(limits.room_chat_rate, limits.room_chat_burst)
     if not conn.chat_bucket.take():
-        then = f", then one every {1 / limits.chat_rate:g} s" if limits.chat_rate > 0 else ""
-        raise ProtocolError("rate_limited", f"slow down: at most {limits.chat_burst} lines at once{then}")
+        if limits.chat_rate > 0:
+            raise ProtocolError(
+                "rate_limited",
+                N_("slow down: at most {burst} lines at once, then one every {seconds} s"),
+                params={"burst": limits.chat_burst, "seconds": f"{1 / limits.chat_rate:g}"},
+            )
+        raise ProtocolError(
+            "rate_limited",
+            N_("slow down: at most {burst} lines at once"),
+            params={"burst": limits.chat_burst},
+        )
     if not room.chat_bucket.take():
-        raise ProtocolError("rate_limited", "this table is chatting too fast; wait a moment")
+        raise ProtocolError("rate_limited", N_("this table is chatting too fast; wait a moment"))
 
 
 def muted_by(room: Room, conn: Connection) -> set[int]:
@@ -46,9 +60,14 @@ def muted_by(room: Room, conn: Connection) -> set[int]:
 
 def set_mute(room: Room, conn: Connection, seat: int, mute: bool) -> None:
     if seat >= len(room.seats):
-        raise ProtocolError("bad_seat", f"no seat {seat} at a table of {len(room.seats)}", "R2.1")
+        raise ProtocolError(
+            "bad_seat",
+            N_("no seat {seat} at a table of {players}"),
+            "R2.1",
+            params={"seat": seat, "players": len(room.seats)},
+        )
     if seat == conn.seat:
-        raise ProtocolError("bad_seat", "you cannot mute yourself")
+        raise ProtocolError("bad_seat", N_("you cannot mute yourself"))
     muted = muted_by(room, conn)
     if mute:
         muted.add(seat)

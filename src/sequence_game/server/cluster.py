@@ -63,6 +63,11 @@ class Cluster:
         """Codes of the rooms whose bots, timers and grace this worker runs."""
         self.present: set[tuple[str, int]] = set()
         """(code, seat) this worker holds a presence lock for."""
+        self.held_elsewhere: set[int] = set()
+        """Room keys another worker owned at the last :meth:`presence_elsewhere` (one query a tick
+        for every room, instead of a ``pg_try_advisory_lock`` round trip per room not owned here)."""
+        self.seen_elsewhere: set[tuple[int, int]] = set()
+        """(room key, seat) another worker had a socket on at the last :meth:`presence_elsewhere`."""
         self._session: Any = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -96,6 +101,8 @@ class Cluster:
         """Take the room's lock if no live worker holds it; True when this worker owns the room now."""
         if code in self.owned:
             return True
+        if room_key(code) in self.held_elsewhere:  # owned by a live worker a tick ago: ask next tick
+            return False
         if self._sql("SELECT pg_try_advisory_lock(%s)", room_key(code))[0][0]:
             self.owned.add(code)
             return True
@@ -130,12 +137,25 @@ class Cluster:
         return {int(r[0]) for r in rows}
 
     def presence_elsewhere(self) -> set[tuple[int, int]]:
-        """(room key, seat) of every seat another worker has a socket on: one query for all rooms."""
+        """(room key, seat) of every seat another worker has a socket on: one query for all rooms,
+        which also notes the rooms other workers own (:attr:`held_elsewhere`)."""
         rows = self._sql(
-            "SELECT classid, objid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND granted"
-            " AND mode = 'ShareLock' AND pid <> pg_backend_pid()"
+            "SELECT classid, objid, objsubid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND pid <> pg_backend_pid() AND ((objsubid = 2 AND mode = 'ShareLock')"
+            " OR (objsubid = 1 AND classid = 0 AND mode = 'ExclusiveLock'))"
         )
-        return {(int(r[0]), int(r[1])) for r in rows}
+        self.held_elsewhere = {int(r[1]) for r in rows if r[2] == 1}
+        self.seen_elsewhere = {(int(r[0]), int(r[1])) for r in rows if r[2] == 2}
+        return set(self.seen_elsewhere)
+
+    def mark_connected(self, code: str, info: dict[str, Any]) -> dict[str, Any]:
+        """``info`` (a room's public form) with ``connected`` also true for the seats another
+        worker had a socket on at the last tick: a seat reads the same on every worker."""
+        key = room_key(code)
+        for seat in info.get("seats", ()):
+            if not seat["connected"] and (key, seat["seat"]) in self.seen_elsewhere:
+                seat["connected"] = True
+        return info
 
     # ------------------------------------------------------------ listener
 

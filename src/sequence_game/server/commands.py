@@ -16,8 +16,9 @@ from ..bots import BOTS
 from ..cards import parse_card
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalActionError
+from ..i18n import N_
 from ..state import GameState
-from . import chat, fair_rooms
+from . import chat, clocks, events, fair_rooms
 from .fair_rooms import Gathering
 from .limits import Limits
 from .protocol import (
@@ -65,24 +66,24 @@ Handler = Callable[[Table, Room, Connection, Any], Awaitable[None]]
 
 def seated(room: Room, conn: Connection) -> int:
     if conn.seat is None:
-        raise ProtocolError("not_seated", "spectators may only watch")
+        raise ProtocolError("not_seated", N_("spectators may only watch"))
     return conn.seat
 
 
 def host(room: Room, conn: Connection) -> None:
     if conn.seat != room.host_seat:
-        raise ProtocolError("not_host", "only the host may do that (R6.2)")
+        raise ProtocolError("not_host", N_("only the host may do that (R6.2)"))
 
 
 def lobby(room: Room) -> None:
     if room.status != "lobby":
-        raise ProtocolError("started", "only possible before the game starts (R6.2)")
+        raise ProtocolError("started", N_("only possible before the game starts (R6.2)"))
 
 
 def playing(room: Room) -> GameState:
     if room.status != "playing" or room.state is None:
         over = room.status == "over"
-        raise ProtocolError("not_playing", "the game is over" if over else "the game has not started")
+        raise ProtocolError("not_playing", N_("the game is over") if over else N_("the game has not started"))
     return room.state
 
 
@@ -92,33 +93,49 @@ async def on_ping(table: Table, room: Room, conn: Connection, msg: Ping) -> None
 
 async def on_hint(table: Table, room: Room, conn: Connection, msg: Hint) -> None:
     """Never called: the manager answers hints itself, outside the room's lock."""
-    raise ProtocolError("bad_message", "hint is answered by the room manager")
+    raise ProtocolError("bad_message", N_("hint is answered by the room manager"))
 
 
 async def on_act(table: Table, room: Room, conn: Connection, msg: Act) -> None:
     seat = seated(room, conn)
     state = playing(room)
     if msg.seat is not None and msg.seat != seat:
-        raise ProtocolError("wrong_seat", f"this connection plays seat {seat}, not seat {msg.seat}")
+        raise ProtocolError(
+            "wrong_seat",
+            N_("this connection plays seat {seat}, not seat {asked}"),
+            params={"seat": seat, "asked": msg.seat},
+        )
+    if clocks.is_flagged(room, seat):
+        flagged = N_("your time ran out: a bot plays this seat for the rest of the game")
+        raise ProtocolError("flag_fell", flagged)
     if msg.version > room.version:
-        raise ProtocolError("bad_version", f"version {msg.version} is ahead of the room ({room.version})")
+        raise ProtocolError(
+            "bad_version",
+            N_("version {version} is ahead of the room ({room})"),
+            params={"version": msg.version, "room": room.version},
+        )
     if msg.version < room.game_version:
         raise ProtocolError(
             "stale",
-            f"the game changed at event {room.game_version}, after your version {msg.version}; "
-            "look again and resend",
+            N_("the game changed at event {event}, after your version {version}; look again and resend"),
+            params={"event": room.game_version, "version": msg.version},
         )
     if seat not in state.seats_to_act():
         acting = state.seats_to_act()
-        raise ProtocolError("not_your_turn", f"it is not your turn: seat {acting[0]} must act", "R4.3")
+        raise ProtocolError(
+            "not_your_turn",
+            N_("it is not your turn: seat {seat} must act"),
+            "R4.3",
+            params={"seat": acting[0]},
+        )
     if room.seats[seat].stand_in:
-        raise ProtocolError("away", "a bot plays for this seat; reconnect to take it back")
+        raise ProtocolError("away", N_("a bot plays for this seat; reconnect to take it back"))
     card = None
     if msg.card is not None:
         try:
             card = parse_card(msg.card)
         except ValueError as exc:
-            raise ProtocolError("bad_message", str(exc)) from None
+            raise ProtocolError("bad_message", str(exc), plain=True) from None
     table.apply_action(room, seat, msg.action, card)
 
 
@@ -139,13 +156,20 @@ async def on_call(table: Table, room: Room, conn: Connection, msg: CallTableTalk
     playing(room)
     cfg = room.game_config()
     if cfg.team_size < 2:
-        raise ProtocolError("illegal", "the table-talk penalty applies only to teams of two or more", "R6.1")
+        raise ProtocolError(
+            "illegal", N_("the table-talk penalty applies only to teams of two or more"), "R6.1"
+        )
     if msg.side >= cfg.sides:
-        raise ProtocolError("illegal", f"no side {msg.side} in this game", "R6.1")
+        raise ProtocolError("illegal", N_("no side {side} in this game"), "R6.1", params={"side": msg.side})
     if cfg.side_of(seat) == msg.side:
-        raise ProtocolError("illegal", "only an opponent may call table talk", "R6.1")
+        raise ProtocolError("illegal", N_("only an opponent may call table talk"), "R6.1")
     if any(c["side"] == msg.side for c in room.calls.values()):
-        raise ProtocolError("illegal", f"a call against side {msg.side} is already before the host", "R6.2")
+        raise ProtocolError(
+            "illegal",
+            N_("a call against side {side} is already before the host"),
+            "R6.2",
+            params={"side": msg.side},
+        )
     table.commit(room, "call", seat, {"side": msg.side})
 
 
@@ -154,12 +178,14 @@ async def on_rule(table: Table, room: Room, conn: Connection, msg: Rule) -> None
     state = playing(room)
     call = room.calls.get(msg.call)
     if call is None:
-        raise ProtocolError("no_call", f"no table-talk call {msg.call} is waiting for a ruling")
+        raise ProtocolError(
+            "no_call", N_("no table-talk call {call} is waiting for a ruling"), params={"call": msg.call}
+        )
     if msg.uphold:
         try:
             state.copy().call_table_talk(call["side"])
         except IllegalActionError as exc:
-            raise ProtocolError("illegal", exc.message, exc.rule) from None
+            raise events.refusal("illegal", exc) from None
     table.commit(
         room,
         "rule",
@@ -173,17 +199,30 @@ async def on_bot(table: Table, room: Room, conn: Connection, msg: SetBot) -> Non
     host(room, conn)
     lobby(room)
     if msg.seat >= len(room.seats):
-        raise ProtocolError("bad_seat", f"no seat {msg.seat} at a table of {len(room.seats)}", "R2.1")
+        raise ProtocolError(
+            "bad_seat",
+            N_("no seat {seat} at a table of {players}"),
+            "R2.1",
+            params={"seat": msg.seat, "players": len(room.seats)},
+        )
     current = room.seats[msg.seat]
     if msg.level is None:
         if current.kind != "bot":
-            raise ProtocolError("bad_seat", f"seat {msg.seat} holds no bot")
+            raise ProtocolError("bad_seat", N_("seat {seat} holds no bot"), params={"seat": msg.seat})
         data: dict[str, Any] = {"seat": msg.seat, "kind": "empty"}
     else:
         if msg.level not in BOTS:
-            raise ProtocolError("bad_bot", f"unknown bot {msg.level!r}; choose from {', '.join(BOTS)}")
+            raise ProtocolError(
+                "bad_bot",
+                N_("unknown bot {bot}; choose from {bots}"),
+                params={"bot": msg.level, "bots": ", ".join(BOTS)},
+            )
         if current.kind == "human":
-            raise ProtocolError("seat_taken", f"seat {msg.seat} is taken by {current.name}")
+            raise ProtocolError(
+                "seat_taken",
+                N_("seat {seat} is taken by {name}"),
+                params={"seat": msg.seat, "name": current.name},
+            )
         data = {"seat": msg.seat, "kind": "bot", "name": f"{msg.level} bot", "bot_level": msg.level}
     table.commit(room, "seat", msg.seat, data, seat_changed=msg.seat)
 
@@ -193,7 +232,7 @@ async def on_configure(table: Table, room: Room, conn: Connection, msg: Configur
     lobby(room)
     changes = {k: v for k, v in msg.model_dump(exclude={"type"}).items() if v is not None}
     if not changes:
-        raise ProtocolError("bad_message", "nothing to change")
+        raise ProtocolError("bad_message", N_("nothing to change"))
     c = room.config
     try:
         GameConfig(
@@ -202,7 +241,7 @@ async def on_configure(table: Table, room: Room, conn: Connection, msg: Configur
             draw=changes.get("draw", c["draw"]),
         )
     except ConfigError as exc:
-        raise ProtocolError("bad_config", exc.message, exc.rule) from None
+        raise events.refusal("bad_config", exc) from None
     table.commit(room, "config", conn.seat, changes, room_fields={"config": {**c, **changes}})
 
 
@@ -212,7 +251,11 @@ async def on_start(table: Table, room: Room, conn: Connection, msg: Start) -> No
     lobby(room)
     empty = [s.index for s in room.seats if s.kind == "empty"]
     if empty:
-        raise ProtocolError("seats_empty", f"seat {empty[0]} is empty: seat a player or a bot there (R2.1)")
+        raise ProtocolError(
+            "seats_empty",
+            N_("seat {seat} is empty: seat a player or a bot there (R2.1)"),
+            params={"seat": empty[0]},
+        )
     not_gathering(room)
     if room.fair_seed is None:  # a room created before fair deals
         table.commit(room, "seed", conn.seat, fair_rooms.seed_event())
@@ -223,7 +266,7 @@ async def on_start(table: Table, room: Room, conn: Connection, msg: Start) -> No
 
 def not_gathering(room: Room) -> None:
     if room.gathering is not None:
-        raise ProtocolError("starting", "the deal is being made: waiting for the players' nonces")
+        raise ProtocolError("starting", N_("the deal is being made: waiting for the players' nonces"))
 
 
 def gather(table: Table, room: Room, dealer: int) -> None:
@@ -277,9 +320,11 @@ async def on_nonce(table: Table, room: Room, conn: Connection, msg: Nonce) -> No
     seat = seated(room, conn)
     gathering = room.gathering
     if gathering is None or gathering.commitment != msg.commitment:
-        raise ProtocolError("no_deal", "no deal is waiting for a nonce against that commitment")
+        raise ProtocolError("no_deal", N_("no deal is waiting for a nonce against that commitment"))
     if seat not in gathering.waiting:
-        raise ProtocolError("no_deal", f"seat {seat} was not asked for a nonce, or has given one")
+        raise ProtocolError(
+            "no_deal", N_("seat {seat} was not asked for a nonce, or has given one"), params={"seat": seat}
+        )
     gathering.waiting.discard(seat)
     gathering.nonces[seat] = msg.nonce
     if not gathering.waiting:
@@ -290,7 +335,7 @@ async def on_rematch(table: Table, room: Room, conn: Connection, msg: Rematch) -
     """A new deal in the same room and seats, the dealer passed on to the left (R4.1)."""
     host(room, conn)
     if room.status != "over" or room.state is None:
-        raise ProtocolError("not_over", "a rematch is possible once the game is over")
+        raise ProtocolError("not_over", N_("a rematch is possible once the game is over"))
     not_gathering(room)
     dealer = (room.state.dealer + 1) % len(room.seats)
     if not msg.swap:
@@ -300,7 +345,8 @@ async def on_rematch(table: Table, room: Room, conn: Connection, msg: Rematch) -
     if room.sides != 2:
         raise ProtocolError(
             "not_two_sides",
-            f"same cards with the sides exchanged needs exactly two sides; this game has {room.sides}",
+            N_("same cards with the sides exchanged needs exactly two sides; this game has {sides}"),
+            params={"sides": room.sides},
         )
     # two sides: the same deck dealt by the next seat gives every hand, and the first turn, to the
     # other side (R4.2, R4.3), so each side gets the cards the other side had
@@ -314,7 +360,7 @@ async def on_leave(table: Table, room: Room, conn: Connection, msg: Leave) -> No
     seat = seated(room, conn)
     if room.status == "lobby":
         if seat == room.host_seat:
-            raise ProtocolError("not_allowed", "the host cannot leave the lobby; close the room instead")
+            raise ProtocolError("not_allowed", N_("the host cannot leave the lobby; close the room instead"))
         # the seat is emptied and every socket on it (this one included) watches from now on
         table.commit(room, "seat", seat, {"seat": seat, "kind": "empty"}, seat_changed=seat)
     elif room.status == "playing" and not room.seats[seat].stand_in:

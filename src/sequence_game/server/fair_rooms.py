@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import card_name
 from ..fairness import ALGORITHM, FairDeal, commitment, fair_game, new_seed
+from ..i18n import N_
 from ..records import with_fairness, write_record
 from ..state import GameState
+from .fair_checks import verification_data
 from .protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -43,7 +45,7 @@ def seed_event() -> dict[str, Any]:
 
 def current_commitment(room: Room) -> str:
     if room.fair_seed is None:
-        raise ProtocolError("no_seed", "this room has no committed seed")
+        raise ProtocolError("no_seed", N_("this room has no committed seed"))
     return commitment(room.fair_seed)
 
 
@@ -56,10 +58,10 @@ def start_data(
         seed = room.fair_seed
     else:
         if room.deal is None:
-            raise ProtocolError("no_fair_deal", "the last game had no fair deal to replay")
+            raise ProtocolError("no_fair_deal", N_("the last game had no fair deal to replay"))
         seed, nonces = room.deal.seed, list(room.deal.nonces)
     if seed is None:
-        raise ProtocolError("no_seed", "this room has no committed seed")
+        raise ProtocolError("no_seed", N_("this room has no committed seed"))
     deal = FairDeal(seed, tuple(nonces))
     data: dict[str, Any] = {
         "fair": ALGORITHM,
@@ -111,10 +113,14 @@ def finished_record(room: Room, game: int | None) -> tuple[int, dict[str, Any]]:
     """A finished game's record: ``game`` by its number in the match, or the game just over."""
     if game is None:
         if room.status != "over" or not room.records:
-            raise ProtocolError("in_progress", "a record is released only when the game is over")
+            raise ProtocolError("in_progress", N_("a record is released only when the game is over"))
         return len(room.records) - 1, room.records[-1]
     if not 0 <= game < len(room.records):
-        raise ProtocolError("no_game", f"no finished game {game} in this room ({len(room.records)} so far)")
+        raise ProtocolError(
+            "no_game",
+            N_("no finished game {game} in this room ({games} so far)"),
+            params={"game": game, "games": len(room.records)},
+        )
     return game, room.records[game]
 
 
@@ -142,11 +148,12 @@ def fairness_public(room: Room) -> dict[str, Any] | None:
 
 
 def verification(record: dict[str, Any]) -> dict[str, Any]:
-    """The server's check of a finished record: ``sequence verify``'s status and checks."""
+    """The server's check of a finished record: ``sequence verify``'s status and checks, each as
+    data (a code, its catalogue message and params: :mod:`.fair_checks`), never an English sentence."""
     from ..commands.verify import verify_record
 
     status, report = verify_record(record)
-    return {"status": status, "ok": bool(report.get("ok")), "checks": report.get("checks", [])}
+    return verification_data(status, report)
 
 
 def match_public(room: Room) -> dict[str, Any]:

@@ -32,12 +32,14 @@ from ..bots import BOTS, LEVELS
 from ..cards import card_name, is_one_eyed, is_two_eyed, parse_card
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalActionError
-from . import chat
+from ..i18n import N_
+from . import chat, clocks, events
 from .bot_runner import BotRunner
 from .cluster import TICK, Cluster, local_presence, room_key
 from .commands import HANDLERS, gather
 from .eviction import evictable, expired
 from .fair_rooms import seed_event
+from .fanout import SeatViews, encode
 from .limits import Limits, TokenBucket
 from .protocol import (
     CreateRoom,
@@ -53,9 +55,7 @@ from .rooms import (
     fold,
     need_state,
     played_card,
-    public_view,
     rebuild,
-    seat_view,
 )
 from .seats import Connection, Seat, attach, detach, hash_token
 from .store import EventRow, Store
@@ -128,11 +128,20 @@ class RoomManager:
         try:
             cfg = GameConfig(players=body.players, teams=body.teams, draw=body.draw)
         except ConfigError as exc:
-            raise ProtocolError("bad_config", exc.message, exc.rule) from None
+            raise events.refusal("bad_config", exc) from None
         if body.seat >= cfg.players:
-            raise ProtocolError("bad_seat", f"no seat {body.seat} at a table of {cfg.players}", "R2.1")
+            raise ProtocolError(
+                "bad_seat",
+                N_("no seat {seat} at a table of {players}"),
+                "R2.1",
+                params={"seat": body.seat, "players": cfg.players},
+            )
         if body.against is not None and body.against not in BOTS:
-            raise ProtocolError("bad_bot", f"unknown bot {body.against!r}; choose from {', '.join(BOTS)}")
+            raise ProtocolError(
+                "bad_bot",
+                N_("unknown bot {bot}; choose from {bots}"),
+                params={"bot": body.against, "bots": ", ".join(BOTS)},
+            )
         bucket = self._creators.get(client)
         if bucket is None:
             bucket = self._creators[client] = TokenBucket(
@@ -140,7 +149,9 @@ class RoomManager:
             )
         if not bucket.take():
             raise ProtocolError(
-                "rate_limited", f"at most {self.limits.rooms_per_minute:g} new rooms a minute; wait a little"
+                "rate_limited",
+                N_("at most {rooms} new rooms a minute; wait a little"),
+                params={"rooms": f"{self.limits.rooms_per_minute:g}"},
             )
         config = {
             "players": cfg.players,
@@ -150,6 +161,9 @@ class RoomManager:
             "grace_seconds": body.grace_seconds,
             "public": body.public,
             "hints": body.hints,
+            "clock_minutes": body.clock_minutes,
+            "clock_increment": body.clock_increment,
+            "clock_flag": body.clock_flag,
         }
         async with self._load_lock:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -213,6 +227,7 @@ class RoomManager:
                     "draw": room.config.get("draw", "auto"),
                     "turn_seconds": room.config.get("turn_seconds", 0),
                     "hints": bool(room.config.get("hints")),
+                    "clocks": {k: v for k, v in room.config.items() if k.startswith("clock_")},
                 }
             )
             if len(shown) >= OPEN_ROOMS_SHOWN:
@@ -231,24 +246,24 @@ class RoomManager:
 
         The room's lock is held only to read the view: the room answers everyone meanwhile."""
         if seat is None:
-            raise ProtocolError("not_seated", "spectators may only watch")
+            raise ProtocolError("not_seated", N_("spectators may only watch"))
         async with room.lock:
             if not room.config.get("hints"):
-                raise ProtocolError("hints_off", "the host did not allow hints in this room")
+                raise ProtocolError("hints_off", N_("the host did not allow hints in this room"))
             if not any(s.kind == "bot" for s in room.seats):
-                raise ProtocolError("hints_off", "hints are only given in games against bots")
+                raise ProtocolError("hints_off", N_("hints are only given in games against bots"))
             state = room.state
             if room.status != "playing" or state is None:
-                raise ProtocolError("not_playing", "the game is not being played")
+                raise ProtocolError("not_playing", N_("the game is not being played"))
             if seat not in state.seats_to_act():
-                raise ProtocolError("not_your_turn", "a hint is for your own turn", "R4.3")
+                raise ProtocolError("not_your_turn", N_("a hint is for your own turn"), "R4.3")
             view = state.view(seat)  # the seat's view only: never the hidden state
             if not view.legal_actions:
-                raise ProtocolError("not_your_turn", "nothing to play: the turn passes", "R5.5")
+                raise ProtocolError("not_your_turn", N_("nothing to play: the turn passes"), "R5.5")
             version = room.game_version
         key = (room.code, seat)
         if key in self._hinting:
-            raise ProtocolError("rate_limited", "a hint is already being worked out")
+            raise ProtocolError("rate_limited", N_("a hint is already being worked out"))
         self._hinting.add(key)
         try:
             action, _used = await self.bots.choose(HINT_LEVEL, view, 0.0, HINT_SECONDS)
@@ -299,7 +314,9 @@ class RoomManager:
             return room
         again = await self.get(room.code)
         if again is None:
-            raise ProtocolError("unknown_room", f"room {room.code} no longer exists")
+            raise ProtocolError(
+                "unknown_room", N_("room {code} no longer exists"), params={"code": room.code}
+            )
         return again
 
     async def take_seat(self, room: Room, seat: int, name: str) -> str:
@@ -311,12 +328,17 @@ class RoomManager:
                     continue
                 if room.status != "lobby":
                     raise ProtocolError(
-                        "started", "the game has started: seats can no longer be taken; watch it"
+                        "started", N_("the game has started: seats can no longer be taken; watch it")
                     )
                 if not 0 <= seat < len(room.seats):
-                    raise ProtocolError("bad_seat", f"no seat {seat} at a table of {len(room.seats)}", "R2.1")
+                    raise ProtocolError(
+                        "bad_seat",
+                        N_("no seat {seat} at a table of {players}"),
+                        "R2.1",
+                        params={"seat": seat, "players": len(room.seats)},
+                    )
                 if room.seats[seat].kind != "empty":
-                    raise ProtocolError("seat_taken", f"seat {seat} is taken")
+                    raise ProtocolError("seat_taken", N_("seat {seat} is taken"), params={"seat": seat})
                 token = secrets.token_urlsafe(24)
                 data = {"seat": seat, "kind": "human", "name": name.strip() or f"Player {seat}"}
                 data["token_hash"] = hash_token(token)
@@ -402,6 +424,9 @@ class RoomManager:
 
         ``game_change``: the event moves the game on, so the bots are woken and the turn timer is
         armed before the message goes out, which then carries the new deadline."""
+        if kind in ("start", "action", "rule") and clocks.rules_of(room) is not None:
+            now = time.time()  # the clocks as this event leaves them, stored with it (restarts keep them)
+            data["clock"] = clocks.start_stamp(room, now) if kind == "start" else clocks.stamp_now(room, now)
         ev = EventRow(room.version + 1, kind, seat, data)
         fields = dict(room_fields or {})
         seat_rows = None
@@ -429,11 +454,17 @@ class RoomManager:
                 raise
             # another worker committed event n first: take its events, refuse this command
             self._catch_up(room)
-            raise ProtocolError("stale", "the room changed meanwhile; nothing was done, try again") from None
+            raise ProtocolError(
+                "stale", N_("the room changed meanwhile; nothing was done, try again")
+            ) from None
         public = self._fold(room, ev)
         if game_change:
             self._after_game_change(room)
         self._broadcast(room, public)
+        if kind == "start":  # a new game: a seat whose clock ran out in the last one is its player's again
+            for s in room.seats:
+                if s.stand_in and s.connections > 0 and not clocks.is_flagged(room, s.index):
+                    self.commit(room, "back", s.index, {"seat": s.index}, game_change=True)
         return public
 
     def _fold(self, room: Room, ev: EventRow) -> dict[str, Any]:
@@ -555,16 +586,33 @@ class RoomManager:
                 if public["seat"] not in chat.muted_by(room, conn):
                     conn.send(msg)
             return
-        info = room.public()
+        info = self.public(room)
+        views = SeatViews(room.state) if room.state is not None else None
+        sent: dict[int | None, str] = {}  # a message depends only on its seat: encoded once each
         for conn in room.conns:
-            conn.send(self._state_message(room, conn, info, public))
+            text = sent.get(conn.seat)
+            if text is None:
+                text = sent[conn.seat] = encode(self._state_message(room, conn, info, public, views))
+            conn.send(text)
+
+    def public(self, room: Room) -> dict[str, Any]:
+        """The room's public form; with several workers a seat connected on any of them shows
+        ``connected`` (as of the last cluster tick), not only those with a socket here."""
+        info = room.public()
+        return self.cluster.mark_connected(room.code, info) if self.cluster is not None else info
 
     def _state_message(
-        self, room: Room, conn: Connection, info: dict[str, Any], event: dict[str, Any] | None
+        self,
+        room: Room,
+        conn: Connection,
+        info: dict[str, Any],
+        event: dict[str, Any] | None,
+        views: SeatViews | None = None,
     ) -> dict[str, Any]:
         view = None
         if room.state is not None:
-            view = public_view(room.state) if conn.seat is None else seat_view(room.state, conn.seat)
+            view = (views or SeatViews(room.state)).view(conn.seat)  # public part built once a broadcast
+            view = clocks.ended_view(room, view)
         return {
             "type": "state",
             "version": room.version,
@@ -596,21 +644,22 @@ class RoomManager:
                 if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
                     seat = s
             if seat is None:
-                raise ProtocolError("bad_token", "this token holds no seat in this room")
+                raise ProtocolError("bad_token", N_("this token holds no seat in this room"))
         if seat is not None:
             if seat.grace_task is not None:
                 seat.grace_task.cancel()
                 seat.grace_task = None
-            if seat.stand_in and room.status == "playing":
+            if seat.stand_in and room.status == "playing" and not clocks.is_flagged(room, seat.index):
                 self.commit(room, "back", seat.index, {"seat": seat.index}, game_change=True)
             attach(conn, seat)
         conn.authed = True
         room.conns.add(conn)
         room.active_at = time.monotonic()
-        welcome = self._state_message(room, conn, room.public(), None)
+        welcome = self._state_message(room, conn, self.public(room), None)
         welcome.update(
             type="welcome", chat=chat.audible(room, conn, list(room.chat)), log=list(room.log)[-100:]
         )
+        welcome["muted"] = sorted(chat.muted_by(room, conn))  # the page's mute buttons, after a reconnect
         conn.send(welcome)
 
     async def disconnect(self, room: Room, conn: Connection) -> None:
@@ -652,7 +701,9 @@ class RoomManager:
     async def handle(self, room: Room, conn: Connection, msg: Any) -> None:
         handler = HANDLERS.get(type(msg))
         if handler is None:
-            raise ProtocolError("bad_message", f"{msg.type!r} is only valid as the first message")
+            raise ProtocolError(
+                "bad_message", N_("{type} is only valid as the first message"), params={"type": msg.type}
+            )
         if isinstance(msg, Ping):
             await handler(self, room, conn, msg)
             return
@@ -664,12 +715,16 @@ class RoomManager:
 
     def apply_action(self, room: Room, seat: int, action: int, card: int | None, auto: str = "") -> None:
         state = need_state(room)
+        if clocks.overdue(room, seat, time.time()):  # a move that arrives after the flag fell
+            self._flag(room, seat)
+            refused = N_("your time ran out before this move arrived: the move is refused")
+            raise ProtocolError("flag_fell", refused)
         trial = state.copy()
         before = len(trial.history)
         try:
             trial.apply(action, seat, card=card)
         except IllegalActionError as exc:
-            raise ProtocolError("illegal", exc.message, exc.rule) from None
+            raise events.refusal("illegal", exc) from None
         used = played_card(before, trial)
         data: dict[str, Any] = {"action": action, "card": card_name(used) if used is not None else None}
         if auto:
@@ -684,6 +739,7 @@ class RoomManager:
             room.timer_task.cancel()
             room.timer_task = None
         room.deadline = None
+        self._arm_clock(room)
         state = room.state
         if state is None or room.status != "playing":
             return
@@ -721,9 +777,10 @@ class RoomManager:
                     view = state.view(seat)
                     version = room.game_version
                     level = self._bot_level(room, seat)
-                if self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
-                action, used = await self.bots.choose(level, view, room.bot_seconds)
+                delay, think = clocks.bot_pace(room, seat, self.bot_delay, self.bots.seconds, time.time())
+                if delay:
+                    await asyncio.sleep(delay)
+                action, used = await self.bots.choose(level, view, room.bot_seconds, think)
                 room.bot_seconds += used
                 async with room.lock:
                     if room.game_version != version or room.state is None or room.status != "playing":
@@ -731,14 +788,50 @@ class RoomManager:
                     if action not in room.state.legal_actions(seat):
                         legal = room.state.legal_actions(seat)
                         action = legal[self._rng.randrange(len(legal))]
+                    # a person's seat played by a bot standing in says so (an event's ``auto``)
+                    auto = "stand_in" if room.seats[seat].kind == "human" else ""
                     with contextlib.suppress(ProtocolError):  # stale: another worker moved first
-                        self.apply_action(room, seat, action, None)
+                        self.apply_action(room, seat, action, None, auto=auto)
         except asyncio.CancelledError:
             raise
         except Exception:
             room.bot_task = None
             log.exception("bots of room %s stopped", room.code)
             raise
+
+    def _arm_clock(self, room: Room) -> None:
+        """Wake when the running clock runs out (clocks, not the turn timer). Holds ``room.lock``."""
+        if room.clock_task is not None and room.clock_task is not asyncio.current_task():
+            room.clock_task.cancel()
+        room.clock_task = None
+        if room.clocks is None or room.status != "playing" or not self._owns(room):
+            return
+        left = room.clocks.seconds_to_flag(time.time())
+        if left is not None:
+            room.clock_task = asyncio.create_task(self._clock_timer(room, left))
+
+    async def _clock_timer(self, room: Room, seconds: float) -> None:
+        await asyncio.sleep(seconds + 0.005)
+        async with room.lock:
+            if room.clock_task is not asyncio.current_task() or room.evicted:
+                return
+            room.clock_task = None
+            seat = room.clocks.due(time.time()) if room.clocks and room.status == "playing" else None
+            if seat is None:
+                self._arm_clock(room)  # woken a little early, or the move passed meanwhile
+            else:
+                self._flag(room, seat)
+
+    def _flag(self, room: Room, seat: int) -> None:
+        """``seat``'s time ran out: store the ``flag`` event (a bot takes the seat, or its side
+        loses, as the host chose). Holds ``room.lock``."""
+        data = clocks.flag_data(room, seat, time.time())
+        fields: dict[str, Any] | None = None
+        if data["on_flag"] == "loss":
+            state = need_state(room)
+            sequences = [len(state.sequences(s)) for s in range(room.sides)]
+            fields = {"status": "over", "result": clocks.flag_result(room.sides, seat, sequences)}
+        self.commit(room, "flag", seat, data, room_fields=fields, game_change=True)
 
     async def _turn_timer(self, room: Room, version: int, seat: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -773,7 +866,7 @@ def hint_card(action: int, hand: tuple[int, ...]) -> int | None:
     return None
 
 
-_MOVES_GAME = frozenset({"start", "action", "rule", "away", "back"})
+_MOVES_GAME = frozenset({"start", "action", "rule", "away", "back", "flag"})
 """Event kinds after which bots may have to act or the turn timer starts again."""
 
 
@@ -799,5 +892,5 @@ _LIBC = _load_libc()
 
 
 def _room_tasks(room: Room) -> list[asyncio.Task[None]]:
-    tasks = [t for t in (room.bot_task, room.timer_task) if t]
+    tasks = [t for t in (room.bot_task, room.timer_task, room.clock_task) if t]
     return tasks + [s.grace_task for s in room.seats if s.grace_task]

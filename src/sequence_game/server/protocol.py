@@ -20,6 +20,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..actions import NUM_ACTIONS
+from ..i18n import N_
+from .clocks import MAX_INCREMENT, check_minutes
 
 #: Inbound frames larger than this are refused unread (the uvicorn limit is higher and closes).
 MAX_MESSAGE_BYTES = 4096
@@ -38,19 +40,39 @@ def _printable(text: str) -> str:
 
 #: Text people type (names, chat): no control characters.
 Printable = Annotated[str, AfterValidator(_printable)]
+#: A chess clock's base time (:mod:`.clocks`): 0 for none, else 0.05 to 60 minutes.
+ClockMinutes = Annotated[float, AfterValidator(check_minutes)]
 
 
 class ProtocolError(ValueError):
-    """A refused message; ``code`` is machine-readable, ``rule`` names a rule where one applies."""
+    """A refused message; ``code`` is machine-readable, ``rule`` names a rule where one applies.
 
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
-        super().__init__(f"{code}: {message}")
+    ``message`` is a catalogue message (``N_()``) with ``{placeholders}`` filled from ``params``:
+    the reply carries it as ``msgid`` with the ``params``, so each page words the refusal in its
+    own language, and filled in as ``message``, the English fallback for API clients. ``plain``:
+    the message is a text from elsewhere (the JSON reader, pydantic, a record's error), English only.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        rule: str | None = None,
+        *,
+        params: dict[str, Any] | None = None,
+        plain: bool = False,
+    ) -> None:
         self.code = code
-        self.message = message
+        self.msgid = None if plain else message
+        self.params = dict(params or {})
+        self.message = message.format(**self.params) if self.params else message
         self.rule = rule
+        super().__init__(f"{code}: {self.message}")
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.msgid is not None:
+            out.update(msgid=self.msgid, params=self.params)
         if self.rule:
             out["rule"] = self.rule
         return out
@@ -120,6 +142,9 @@ class Configure(_Msg):
     teams: int | None = Field(default=None, ge=2, le=3)
     draw: Literal["auto", "manual"] | None = None
     turn_seconds: int | None = Field(default=None, ge=0, le=3600)
+    clock_minutes: ClockMinutes | None = None
+    clock_increment: int | None = Field(default=None, ge=0, le=MAX_INCREMENT)
+    clock_flag: Literal["bot", "loss"] | None = None
 
 
 class Start(_Msg):
@@ -183,21 +208,25 @@ _ADAPTER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
 def parse_message(text: str | bytes) -> Inbound:
     """Validate one inbound frame, raising :class:`ProtocolError` with a clear reason."""
     if len(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"message of {len(text)} bytes; the limit is {MAX_MESSAGE_BYTES}")
+        raise ProtocolError(
+            "too_large",
+            N_("message of {size} bytes; the limit is {limit}"),
+            params={"size": len(text), "limit": MAX_MESSAGE_BYTES},
+        )
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ProtocolError("bad_json", f"not valid JSON: {getattr(exc, 'msg', exc)}") from None
+        raise ProtocolError("bad_json", f"not valid JSON: {getattr(exc, 'msg', exc)}", plain=True) from None
     except RecursionError:
-        raise ProtocolError("bad_json", "not valid JSON: nested too deeply") from None
+        raise ProtocolError("bad_json", N_("not valid JSON: nested too deeply")) from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
+        raise ProtocolError("bad_message", N_("a message is a JSON object with a 'type'"))
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "message"
-        raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
+        raise ProtocolError("bad_message", f"{where}: {first['msg']}", plain=True) from None
 
 
 # ------------------------------------------------------------------------- HTTP bodies
@@ -221,6 +250,12 @@ class CreateRoom(BaseModel):
     """Players may ask for a hint (the strongest bot's play); only in rooms with a bot."""
     against: str | None = Field(default=None, max_length=32)
     """"Play a bot now": every other seat gets a bot of this level and the game starts at once."""
+    clock_minutes: ClockMinutes = 0.0
+    """Chess clocks (:mod:`.clocks`): each seat's base time in minutes; 0: no clocks."""
+    clock_increment: int = Field(default=0, ge=0, le=MAX_INCREMENT)
+    """Seconds added to a seat's clock when its turn is done."""
+    clock_flag: Literal["bot", "loss"] = "bot"
+    """When a seat's clock runs out: a bot plays the seat for the rest of the game, or its side loses."""
 
 
 class HintRequest(BaseModel):

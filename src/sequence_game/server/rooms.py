@@ -23,8 +23,9 @@ from ..bots import BOTS, LEVELS
 from ..cards import card_name, parse_card
 from ..config import GameConfig
 from ..fairness import FairDeal, commitment
-from ..state import EV_LOST_DRAW, EV_PASS, EV_RESHUFFLE, GameState, new_game
-from . import fair_rooms
+from ..state import GameState, new_game
+from . import clocks, events, fair_rooms
+from .clocks import Clocks
 from .fair_rooms import Gathering
 from .limits import TokenBucket
 from .seats import Connection, Seat, hash_token
@@ -37,7 +38,6 @@ __all__ = [
     "action_text",
     "fold",
     "hash_token",
-    "public_notes",
     "public_view",
     "rebuild",
     "record_of",
@@ -47,7 +47,7 @@ __all__ = [
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO") + "23456789"
 CODE_LENGTH = 6
 #: Events that change the game itself: a command sent against an older one is stale.
-GAME_EVENTS = frozenset({"start", "action", "rule", "config"})
+GAME_EVENTS = frozenset({"start", "action", "rule", "config", "flag"})
 
 
 @dataclass(eq=False)
@@ -93,6 +93,10 @@ class Room:
     """Every finished game's record, with its fairness block, in match order."""
     match: list[dict[str, Any]] = field(default_factory=list)
     """One line per finished game: winner, dealer, moves, and which game it replays swapped."""
+    clocks: Clocks | None = None
+    """The seats' chess clocks in the game in play (``None``: the host chose none); see :mod:`.clocks`."""
+    clock_task: asyncio.Task[None] | None = None
+    """Wakes when the running clock runs out, even if nobody sends anything."""
 
     def game_config(self) -> GameConfig:
         c = self.config
@@ -120,10 +124,11 @@ class Room:
             "seats": [s.public(self.sides) for s in self.seats],
             "calls": [{"id": n, **c} for n, c in self.calls.items()],
             "deadline": self.deadline,
+            "clocks": clocks.public(self, time.time()),
             "bot_seconds": round(self.bot_seconds, 3),
             "bots": list(BOTS),
             "levels": {name: level for level, name in LEVELS.items()},
-            "result": None
+            "result": clocks.result(self)
             if outcome is None
             else {
                 "winner": outcome.winner,
@@ -164,19 +169,6 @@ def played_card(before: int, state: GameState) -> int | None:
     return None
 
 
-def public_notes(entries: list[tuple[Any, ...]]) -> list[str]:
-    """Engine table events, in words, with nothing hidden (a reshuffle shows only its size)."""
-    notes = []
-    for e in entries:
-        if e[0] == EV_PASS:
-            notes.append(f"seat {e[1]} passes with an empty hand (R5.5)")
-        elif e[0] == EV_LOST_DRAW:
-            notes.append(f"seat {e[1]} loses a draw (R5.3)")
-        elif e[0] == EV_RESHUFFLE:
-            notes.append(f"the discard piles are shuffled into a new draw pile of {len(e[1])} cards (R5.4)")
-    return notes
-
-
 def fold(room: Room, ev: EventRow) -> dict[str, Any]:
     """Apply a committed event to the room in memory; returns its public form.
 
@@ -184,19 +176,19 @@ def fold(room: Room, ev: EventRow) -> dict[str, Any]:
     """
     kind, d = ev.kind, ev.data
     public: dict[str, Any] = {"n": ev.n, "kind": kind, "seat": ev.seat}
+    turn_done = False
     if kind == "seat":
         s = room.seats[d["seat"]]
         s.kind, s.name = d["kind"], d.get("name", "")
         s.token_hash, s.bot_level = d.get("token_hash"), d.get("bot_level")
         s.stand_in = False
-        public.update(seat=s.index, text=_seat_text(s))
+        public.update(seat=s.index, **events.seat_fields(s.kind, s.name, s.bot_level))
     elif kind == "config":
         room.config.update(d)
-        public["text"] = "house rules: " + ", ".join(f"{k} {v}" for k, v in d.items())
+        public["rules"] = dict(d)  # the house rules changed: {teams?, draw?, turn_seconds?, ...}
     elif kind == "seed":
         room.fair_seed = bytes.fromhex(d["seed"])
         public["commitment"] = commitment(room.fair_seed)  # the seed itself stays in the store
-        public["text"] = f"the server commits to a secret seed: SHA-256 {public['commitment']}"
     elif kind == "start":
         if "fair" in d:
             state = fair_rooms.deal_game(room, d)
@@ -208,29 +200,28 @@ def fold(room: Room, ev: EventRow) -> dict[str, Any]:
             room.deal = None
         room.state, room.game, room.status = state, d, "playing"
         room.calls.clear()
-        public["text"] = f"seat {state.dealer} deals (R4.1); seat {state.current_seat} starts (R4.3)"
+        public.update(dealer=state.dealer, first=state.current_seat)  # R4.1, R4.3
     elif kind == "action":
         state = need_state(room)
-        before = len(state.history)
+        before, to_play = len(state.history), state.seat_to_play
+        made = events.sequence_counts(state)
         card = parse_card(d["card"]) if d.get("card") else None
         state.apply(d["action"], ev.seat, card=card)
-        text = f"seat {ev.seat}: {action_text(d['action'], card)}"
+        turn_done = to_play == ev.seat and state.seat_to_play != ev.seat
+        public["action"] = action_text(d["action"], card)
         if d.get("auto"):
-            text += f" (played by the server: {d['auto']})"
-        public.update(action=action_text(d["action"], card), text=text)
-        public["notes"] = public_notes(state.history[before:])
+            public["auto"] = events.auto_code(d["auto"])
+        public["notes"] = events.notes(state.history[before:])
+        public["notes"] += events.sequence_notes(made, events.sequence_counts(state))
         _check_over(room, public)
     elif kind == "call":
         room.calls[ev.n] = {"by": ev.seat, "side": d["side"]}
-        public.update(side=d["side"], text=f"seat {ev.seat} calls table talk against side {d['side']} (R6.1)")
+        public["side"] = d["side"]  # R6.1
     elif kind == "rule":
         call = room.calls.pop(d["call"], None)
         side = d["side"]
         if d["uphold"]:
-            need_state(room).call_table_talk(side)
-            public["text"] = f"the host upholds the call: each player of side {side} discards a card (R6.1)"
-        else:
-            public["text"] = f"the host dismisses the call against side {side} (R6.2)"
+            need_state(room).call_table_talk(side)  # R6.1 (a dismissed call: R6.2)
         public.update(call=d["call"], side=side, uphold=d["uphold"], by=call and call["by"])
     elif kind == "chat":
         line = {"n": ev.n, "seat": ev.seat, "name": d.get("name", ""), "text": d["text"]}
@@ -239,12 +230,17 @@ def fold(room: Room, ev: EventRow) -> dict[str, Any]:
         public.update(chat=line)
     elif kind == "away":
         room.seats[d["seat"]].stand_in = True
-        public.update(seat=d["seat"], text=f"seat {d['seat']} is away: a bot plays for them")
+        public["seat"] = d["seat"]
     elif kind == "back":
         room.seats[d["seat"]].stand_in = False
-        public.update(seat=d["seat"], text=f"seat {d['seat']} is back")
+        public["seat"] = d["seat"]
+    elif kind == "flag":
+        clocks.fold_flag(room, d)  # a seat's clock ran out: {seat, on_flag, result}
+        public.update(seat=d["seat"], on_flag=d["on_flag"], result=clocks.result(room))
     else:
         raise RuntimeError(f"unknown event kind {kind!r}")
+    if "clock" in d and kind != "flag":  # the clocks as the event left them (its seat's turn done or not)
+        clocks.fold_stamp(room, d["clock"], ev.seat, turn_done)
     room.version = ev.n
     if kind in GAME_EVENTS or (kind == "rule" and d["uphold"]):
         room.game_version = ev.n
@@ -265,18 +261,7 @@ def _check_over(room: Room, public: dict[str, Any]) -> None:
         room.status = "over"
         room.calls.clear()
         fair_rooms.game_over(room, room.state)
-        if outcome.winner is None:
-            public["notes"].append("the game is drawn: a full round without a play (R7.2)")
-        else:
-            public["notes"].append(f"side {outcome.winner} wins (R7.1)")
-
-
-def _seat_text(s: Seat) -> str:
-    if s.kind == "empty":
-        return f"seat {s.index} is free"
-    if s.kind == "bot":
-        return f"seat {s.index}: bot ({s.bot_level})"
-    return f"seat {s.index}: {s.name}"
+        public["notes"] += events.outcome_notes(outcome)
 
 
 def rebuild(row: RoomRow) -> Room:

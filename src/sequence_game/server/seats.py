@@ -56,13 +56,14 @@ class Connection:
     """One websocket: its seat (``None`` for a spectator) and a queue its writer task drains."""
 
     seat: int | None = None
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
+    """Messages to send: a dict, or its JSON text already encoded (shared by a seat's sockets)."""
     authed: bool = False
     chat_bucket: TokenBucket | None = None
     muted: set[int] = field(default_factory=set)
     """A spectator's mutes (a player's live on the seat, so they survive a reconnect)."""
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         self.queue.put_nowait(message)
 
 

@@ -14,8 +14,10 @@ migrations shipped in ``migrations/``, so ``pip install`` is enough to serve.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +64,201 @@ events = sa.Table(
     sa.Column("data", sa.JSON, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
 )
+
+
+class _Writer:
+    """One driver (DBAPI) connection for :meth:`Store.commit`, with its statements compiled once.
+
+    Only the event loop commits events, one at a time, so one connection is enough; it uses the
+    driver's own transactions (PEP 249: the first statement begins one, ``commit`` ends it), as
+    SQLAlchemy does underneath. JSON columns are encoded here as SQLAlchemy would (text for
+    SQLite, the driver's JSON adapter for PostgreSQL), so what SQLAlchemy reads back is the same."""
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+        self.dialect = engine.dialect
+        self._raw: Any = None
+        self._sql: dict[Any, tuple[str, list[str] | None, dict[str, Any]]] = {}
+        if self.dialect.name == "postgresql":
+            from psycopg.types.json import Json
+
+            self._json: Callable[[Any], Any] = Json
+        else:
+            self._json = json.dumps
+
+    def _compiled(self, key: Any, build: Callable[[], Any]) -> tuple[str, list[str] | None, dict[str, Any]]:
+        """The statement's SQL text, its parameters' order (positional drivers) and the values
+        bound in it (a literal argument such as ``pg_notify``'s channel)."""
+        found = self._sql.get(key)
+        if found is None:
+            compiled = build().compile(dialect=self.dialect)
+            order = list(compiled.positiontup) if compiled.positional and compiled.positiontup else None
+            bound = {k: v for k, v in compiled.params.items() if v is not None}
+            found = self._sql[key] = (str(compiled), order, bound)
+        return found
+
+    def _run(self, cur: Any, key: Any, build: Callable[[], Any], params: dict[str, Any]) -> None:
+        """Execute the statement ``build`` makes (compiled the first time ``key`` is seen)."""
+        sql, order, bound = self._compiled(key, build)
+        if bound:
+            params = {**bound, **params}
+        cur.execute(sql, [params[name] for name in order] if order is not None else params)
+
+    def commit(
+        self,
+        room_id: int,
+        event: EventRow,
+        fields: dict[str, Any],
+        seat_rows: list[SeatRow],
+        payload: str | None,
+    ) -> None:
+        if self._raw is None:
+            self._raw = self.engine.raw_connection()
+            if self.dialect.name == "postgresql":  # one statement is one transaction (below)
+                self._raw.driver_connection.autocommit = True
+        raw = self._raw
+        dbapi = self.dialect.loaded_dbapi
+        if self.dialect.name == "postgresql":
+            try:
+                self._commit_postgres(raw, room_id, event, fields, seat_rows, payload)
+            except dbapi.Error as exc:
+                if raw.driver_connection.closed or isinstance(exc, dbapi.OperationalError):
+                    self.close()
+                if isinstance(exc, dbapi.IntegrityError):
+                    raise sa.exc.IntegrityError("commit", None, exc) from exc
+                raise
+            return
+        try:
+            cur = raw.cursor()
+            try:
+                self._run(
+                    cur,
+                    "event",
+                    lambda: events.insert().values({c: sa.bindparam(c) for c in _EVENT_COLUMNS}),
+                    {
+                        "room_id": room_id,
+                        "n": event.n,
+                        "kind": event.kind,
+                        "seat": event.seat,
+                        "data": self._json(event.data),
+                        "at": time.time(),
+                    },
+                )
+                names = tuple(sorted(fields))
+                values = {name: self._json(v) if name in _JSON_ROOM else v for name, v in fields.items()}
+                self._run(
+                    cur,
+                    ("room", names),
+                    lambda: (
+                        rooms.update()
+                        .where(rooms.c.id == sa.bindparam("room_key"))
+                        .values({name: sa.bindparam(name) for name in ("version", *names)})
+                    ),
+                    {"room_key": room_id, "version": event.n, **values},
+                )
+                if payload is not None:
+                    self._run(
+                        cur,
+                        "notify",
+                        lambda: sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, sa.bindparam("payload"))),
+                        {"payload": payload},
+                    )
+                for row in seat_rows:
+                    self._run(
+                        cur,
+                        "seat-",
+                        lambda: seats.delete().where(
+                            seats.c.room_id == sa.bindparam("room_key"),
+                            seats.c.seat == sa.bindparam("seat_key"),
+                        ),
+                        {"room_key": room_id, "seat_key": row.seat},
+                    )
+                    self._run(
+                        cur,
+                        "seat+",
+                        lambda: seats.insert().values({c: sa.bindparam(c) for c in _SEAT_COLUMNS}),
+                        {"room_id": room_id, **row.__dict__},
+                    )
+            finally:
+                cur.close()
+            raw.commit()
+        except dbapi.Error as exc:
+            try:
+                raw.rollback()
+            except dbapi.Error:  # the connection itself is gone: open another next time
+                self.close()
+            if isinstance(exc, dbapi.IntegrityError):
+                raise sa.exc.IntegrityError("commit", None, exc) from exc
+            raise
+
+    def _commit_postgres(
+        self,
+        raw: Any,
+        room_id: int,
+        event: EventRow,
+        fields: dict[str, Any],
+        seat_rows: list[SeatRow],
+        payload: str | None,
+    ) -> None:
+        """The whole commit as ONE statement in autocommit, so one round trip to the server: the
+        event, the room row and the seats in data-modifying ``WITH`` parts (run to completion,
+        all or nothing, as one transaction), the ``NOTIFY`` in the main query (sent at commit).
+        Every round trip is a wait on the event loop, and on a busy machine each one costs a
+        switch to the database's process and back."""
+        names = tuple(sorted(fields))
+        key = ("pg", names, len(seat_rows), payload is not None)
+        sql = self._sql.get(key)
+        if sql is None:
+            sets = "".join(f", {name} = %({name})s" for name in names)
+            parts = [
+                (
+                    "ev AS (INSERT INTO events (room_id, n, kind, seat, data, at)"
+                    " VALUES (%(room_id)s, %(n)s, %(kind)s, %(seat)s, %(data)s, %(at)s))"
+                ),
+                f"rm AS (UPDATE rooms SET version = %(n)s{sets} WHERE id = %(room_id)s)",
+            ]
+            parts.extend(
+                f"s{i} AS (INSERT INTO seats (room_id, seat, kind, name, token_hash, bot_level)"
+                f" VALUES (%(room_id)s, %(seat{i})s, %(kind{i})s, %(name{i})s, %(token{i})s, %(bot{i})s)"
+                " ON CONFLICT (room_id, seat) DO UPDATE SET kind = EXCLUDED.kind, name = EXCLUDED.name,"
+                " token_hash = EXCLUDED.token_hash, bot_level = EXCLUDED.bot_level)"
+                for i in range(len(seat_rows))
+            )
+            main = f"SELECT pg_notify('{NOTIFY_CHANNEL}', %(payload)s)" if payload is not None else "SELECT 1"
+            sql = self._sql[key] = ("WITH " + ", ".join(parts) + " " + main, None, {})
+        params: dict[str, Any] = {
+            "room_id": room_id,
+            "n": event.n,
+            "kind": event.kind,
+            "seat": event.seat,
+            "data": self._json(event.data),
+            "at": time.time(),
+            "payload": payload,
+        }
+        for name, value in fields.items():
+            params[name] = self._json(value) if name in _JSON_ROOM else value
+        for i, row in enumerate(seat_rows):
+            params.update(
+                {
+                    f"seat{i}": row.seat,
+                    f"kind{i}": row.kind,
+                    f"name{i}": row.name,
+                    f"token{i}": row.token_hash,
+                    f"bot{i}": row.bot_level,
+                }
+            )
+        raw.driver_connection.execute(sql[0], params)
+
+    def close(self) -> None:
+        raw, self._raw = self._raw, None
+        if raw is not None:
+            with contextlib.suppress(Exception):
+                raw.invalidate()
+
+
+_EVENT_COLUMNS = ("room_id", "n", "kind", "seat", "data", "at")
+_SEAT_COLUMNS = ("room_id", "seat", "kind", "name", "token_hash", "bot_level")
+_JSON_ROOM = frozenset({"config", "game", "result"})
 
 
 @dataclass
@@ -133,6 +330,8 @@ class Store:
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
         self.engine = sa.create_engine(url, **kwargs)
+        self._writer: _Writer | None = None
+        """The connection every event is committed on (opened on first use)."""
         self._ids: dict[str, int] = {}
         """Room ids by code: a room's id never changes, so each commit saves a look-up."""
         self.notify = False
@@ -157,6 +356,9 @@ class Store:
             return conn.execute(sa.text("SELECT 1")).scalar() == 1
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         self.engine.dispose()
 
     # ------------------------------------------------------------------ writing
@@ -189,34 +391,21 @@ class Store:
         room: dict[str, Any] | None = None,
         seat_rows: list[SeatRow] | None = None,
     ) -> None:
-        """Append one event and apply its consequences, atomically; raises if ``event.n`` is taken."""
-        with self.engine.begin() as conn:
-            room_id = self._room_id(conn, code)
-            conn.execute(
-                events.insert().values(
-                    room_id=room_id,
-                    n=event.n,
-                    kind=event.kind,
-                    seat=event.seat,
-                    data=event.data,
-                    at=time.time(),
-                )
-            )
-            conn.execute(rooms.update().where(rooms.c.id == room_id).values(version=event.n, **(room or {})))
-            if self.notify:
-                conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, notice(code, event))))
-            for row in seat_rows or ():
-                conn.execute(seats.delete().where(seats.c.room_id == room_id, seats.c.seat == row.seat))
-                conn.execute(
-                    seats.insert().values(
-                        room_id=room_id,
-                        seat=row.seat,
-                        kind=row.kind,
-                        name=row.name,
-                        token_hash=row.token_hash,
-                        bot_level=row.bot_level,
-                    )
-                )
+        """Append one event and apply its consequences, atomically; raises if ``event.n`` is taken
+        (as SQLAlchemy's ``IntegrityError``, whatever the driver).
+
+        The hot path of every move: it runs on one driver connection kept open for it, with each
+        statement compiled once (:class:`_Writer`), so a commit costs the database's own work and
+        little of SQLAlchemy's per-statement machinery (a quarter of the time, measured)."""
+        if self._writer is None:
+            self._writer = _Writer(self.engine)
+        room_id = self._ids.get(code)
+        if room_id is None:
+            with self.engine.connect() as conn:
+                room_id = self._room_id(conn, code)
+        self._writer.commit(
+            room_id, event, room or {}, seat_rows or [], notice(code, event) if self.notify else None
+        )
 
     def forget(self, code: str) -> None:
         """Drop what is cached about a room that left memory (it is looked up again if it returns)."""

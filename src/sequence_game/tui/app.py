@@ -10,6 +10,7 @@ from textual.binding import Binding
 from ..analysis import Budget
 from ..bots import Limit
 from ..i18n import N_, _, engine_message
+from ..record_messages import record_message
 from ..records import RecordError
 from .bindings import translate_bindings
 from .controller import GameSession, ReplayModel
@@ -104,7 +105,8 @@ class SequenceApp(App[None]):
             session = GameSession.resume(path, limit=self.limit)
         except RecordError as exc:
             self.push_screen(
-                TextScreen(_("Cannot continue"), str(exc)), lambda _answer: self.back_to_start(first)
+                TextScreen(_("Cannot continue"), record_message(str(exc))),
+                lambda _answer: self.back_to_start(first),
             )
             return
         self.start_session(session)
@@ -115,7 +117,8 @@ class SequenceApp(App[None]):
             model = ReplayModel(str(path))
         except RecordError as exc:
             self.push_screen(
-                TextScreen(_("Cannot replay"), f"{path}: {exc}"), lambda _answer: self.back_to_start(first)
+                TextScreen(_("Cannot replay"), f"{path}: {record_message(str(exc))}"),
+                lambda _answer: self.back_to_start(first),
             )
             return
         self.push_screen(

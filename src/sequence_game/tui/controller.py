@@ -28,6 +28,7 @@ from ..cards import JC, JD, JH, JS, Card, card_label, card_name, is_one_eyed, is
 from ..config import GameConfig
 from ..errors import IllegalActionError
 from ..i18n import N_, _, engine_message, ngettext
+from ..record_messages import record_message
 from ..records import RecordError, dumps, load, replay
 from ..state import EV_LOST_DRAW, EV_PASS, EV_PENALTY, EV_RESHUFFLE, GameState, Termination, new_game
 
@@ -309,7 +310,7 @@ class GameSession:
         result = replay(data, seed=seed)
         if not result.ok:
             where = _("action {n}").format(n=result.index) if result.index is not None else _("its result")
-            error = engine_message(f"{result.rule}: {result.error}")
+            error = record_message(f"{result.rule}: {result.error}")
             raise RecordError(
                 _("{path}: {where} is illegal: {error}").format(path=path, where=where, error=error)
             )

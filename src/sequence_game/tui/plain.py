@@ -17,6 +17,7 @@ from ..board import COLUMN_LETTERS, LAYOUT, SIZE, parse_cell
 from ..cards import card_name, is_one_eyed, is_two_eyed, parse_card
 from ..errors import IllegalActionError
 from ..i18n import N_, _, engine_message, ngettext
+from ..record_messages import record_message
 from ..records import RecordError
 from ..state import GameState
 from .controller import (
@@ -356,10 +357,12 @@ def run_plain_replay(path: str | Path, stdin: TextIO, stdout: TextIO, budget: Bu
     try:
         model = ReplayModel(str(path))
     except RecordError as exc:
-        stdout.write(_("cannot replay {path}: {error}").format(path=path, error=exc) + "\n")
+        stdout.write(
+            _("cannot replay {path}: {error}").format(path=path, error=record_message(str(exc))) + "\n"
+        )
         return 2
     if not model.final.ok:
-        error = engine_message(f"{model.final.rule}: {model.final.error}")
+        error = record_message(f"{model.final.rule}: {model.final.error}")
         stdout.write(
             _("note: the record stops being legal at action {n}: {error}").format(
                 n=model.final.index, error=error

@@ -122,9 +122,12 @@ const ERRORS = {
   seats_empty: N_("Every seat needs a player or a bot first."),
   hints_off: N_("Hints are not allowed in this room."),
 };
-/** An error in the page's language, with the rule it breaks. */
+/** An error in the page's language, with the rule it breaks: the server sends the catalogue message
+ * it is worded by (`msgid`) and its `params`; a message from elsewhere (the JSON reader, a record's
+ * error) has none, and is shown by its `code`, or in English where the page is. */
 function errorText(msg) {
   const rule = msg.rule ? ` (${msg.rule})` : "";
+  if (msg.msgid && (i18n.lang === "en" || typeof i18n.messages[msg.msgid] === "string")) return _(msg.msgid, msg.params) + rule;
   if (i18n.lang === "en" || !ERRORS[msg.code]) return (msg.message || "") + rule;
   return _(ERRORS[msg.code]) + rule;
 }
@@ -153,7 +156,10 @@ const SUIT_WORD = { s: N_("spades"), h: N_("hearts"), d: N_("diamonds"), c: N_("
 const cardWords = (name) => (name === "jk" ? _("corner")
   : _("{rank} of {suit}", { rank: RANK_WORD[name[0]] ? _(RANK_WORD[name[0]]) : rankLabel(name), suit: _(SUIT_WORD[name[1]]) }));
 const LEVEL_WORD = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), expert: N_("expert") };
-const AUTO_WORD = { "turn timer": N_("turn timer") };
+/** Why the server played a seat's move (an action event's `auto`). */
+const AUTO_WORD = { turn_timer: N_("turn timer"), stand_in: N_("a bot stands in") };
+/** A bot's name in the page's language ("heuristic bot"): the bot's own name is the same everywhere. */
+const botName = (bot) => _("{bot} bot", { bot });
 const badge = (side, extra = "") => el("span", { class: `badge s${side} ${extra}`, "aria-hidden": "true" }, LETTER[side]);
 
 const app = {
@@ -176,7 +182,7 @@ async function api(method, path, body) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
-    throw new Error(i18n.lang !== "en" && ERRORS[data.code] ? errorText(data) : data.message || detail || res.statusText);
+    throw new Error((data.code && errorText(data)) || detail || res.statusText);
   }
   return data;
 }
@@ -242,6 +248,7 @@ function setupHome() {
       const r = await api("POST", "/api/rooms", {
         name, players: +form.players.value, teams: +form.teams.value,
         draw: form.draw.value, turn_seconds: +form.turn_seconds.value,
+        clock_minutes: +form.clock_minutes.value, clock_increment: +form.clock_increment.value, clock_flag: form.clock_flag.value,
         public: form.public.checked, hints: form.hints.checked,
       });
       saveToken(r.code, r.seat, r.token);
@@ -261,7 +268,9 @@ function setupHome() {
     if (!file) return toast(_("Choose a record file first."));
     const res = await fetch("/api/replay", { method: "POST", body: await file.text() });
     const data = await res.json().catch(() => ({}));
-    if (!res.ok) return toast(typeof data.detail === "string" ? data.detail : _("This is not a record of a finished game."));
+    if (!res.ok) {
+      return toast(i18n.lang === "en" && typeof data.detail === "string" ? data.detail : _("This is not a record of a finished game."));
+    }
     startReplay(data);
   });
 }
@@ -286,7 +295,7 @@ async function loadOpenRooms() {
   const items = rooms.map((r) => el("li", { "data-code": r.code },
     el("span", { class: "who" }, _("{host}'s room", { host: r.host })),
     el("span", { class: "meta" }, _("{players} players, {sides} sides", { players: r.players, sides: r.sides }) + " · "
-      + ngettext("{n} free seat", "{n} free seats", r.free)),
+      + ngettext("{n} free seat", "{n} free seats", r.free) + (r.clocks?.clock_minutes ? " · " + clockWords(r.clocks) : "")),
     el("span", { class: "seat-dots", "aria-hidden": "true" }, ...r.seats.map((s) => el("span", {
       class: `dot s${s.side}` + (s.kind === "empty" ? " free" : "") }, LETTER[s.side]))),
     el("a", { class: "join-link", href: "/r/" + r.code }, _("Join"))));
@@ -351,6 +360,7 @@ function receive(msg) {
     return;
   }
   if (msg.type === "chat") return addChat(msg.chat);
+  if (msg.type === "muted") { app.muted = new Set(msg.seats); hideMutedChat(); if (app.view) renderGame(); return; }
   if (msg.type === "nonce_request") return contributeNonce(msg);
   if (msg.type === "hint") return showHint(msg);
   if (msg.type === "welcome" || msg.type === "state") {
@@ -358,12 +368,14 @@ function receive(msg) {
     app.seat = msg.you.seat; app.host = msg.you.host;
     $("chat-form").hidden = app.seat === null; // spectators read the table's chat but may not write
     app.room = msg.room; app.view = msg.view;
+    app.clockAt = performance.now(); // the clocks' times are as of this message: see tickClocks
     noteCommitment(msg.room);
   }
   if (msg.type === "welcome") {
     app.retry = 0;
     app.handKey = null;
     $("chat").replaceChildren();
+    app.muted = new Set(msg.muted || []);
     msg.chat.forEach(addChat);
     $("log").replaceChildren();
     app.last = null; app.moves = []; app.pending = null;
@@ -386,70 +398,71 @@ function receive(msg) {
 
 function seatName(i) {
   const s = app.room?.seats[i];
-  return s && s.name ? s.name : _("seat {n}", { n: i });
+  return s && s.kind === "bot" && s.bot_level ? botName(s.bot_level) : s && s.name ? s.name : _("seat {n}", { n: i });
 }
 
-/** A log line in words with names: "Ann plays 7♥ on c3". */
+/** An event (a websocket event or a replay frame's step) in words with names: "Ann plays 7♥ on c3".
+ * The server sends events as data only (docs/server.md, "Events"), so every seat reads them in its
+ * own language; each sentence is made here from the catalogue. */
 function describe(e, nameOf = seatName) {
-  let text = e.text || "", notes = e.notes || [];
-  if (e.kind === "action" && e.action) {
-    const who = nameOf(e.seat), a = e.action;
-    let rest = text.slice(text.indexOf(a) + a.length), m;
-    if (rest.startsWith("; ")) { notes = [...rest.slice(2).split("; "), ...notes]; rest = ""; } // a replay frame
-    const auto = /^ \(played by the server: (.+)\)$/.exec(rest);
-    if (auto) rest = " " + _("(played by the server: {why})", { why: AUTO_WORD[auto[1]] ? _(AUTO_WORD[auto[1]]) : auto[1] });
-    if ((m = /^(\w\w)@([a-j]\d)$/.exec(a))) {
-      text = oneEyed(m[1]) ? _("{who} removes the chip on {cell} ({card})", { who, cell: m[2], card: cardLabel(m[1]) })
-        : _("{who} plays {card} on {cell}", { who, card: cardLabel(m[1]), cell: m[2] });
-    } else if ((m = /^dead (\w\w)$/.exec(a))) text = _("{who} exchanges a dead {card}", { who, card: cardLabel(m[1]) });
-    else if ((m = /^discard (\w\w)$/.exec(a))) text = _("{who} discards {card}", { who, card: cardLabel(m[1]) });
-    else if (a === "draw") text = _("{who} draws", { who });
-    return [text + rest, ...notes.map((t) => sentence(t, nameOf))].join("; ");
-  }
-  // the other events are told from their data (the server's English text is the fallback)
-  if (e.kind === "seat") {
-    const m = /^seat (\d+)(?:: (.*)| is free)$/.exec(text), side = app.room?.seats[e.seat]?.side;
-    if (m) {
-      const team = side === undefined ? "" : ` (${teamName(side)})`, bot = /^bot \((.+)\)$/.exec(m[2] || "");
-      return m[2] === undefined ? _("Seat {n}{team} is free", { n: m[1], team })
-        : bot ? _("A {level} bot takes seat {n}{team}", { level: LEVEL_WORD[bot[1]] ? _(LEVEL_WORD[bot[1]]) : bot[1], n: m[1], team })
-          : _("{who} takes seat {n}{team}", { who: m[2], n: m[1], team });
-    }
-  } else if (e.kind === "call" && e.side !== undefined) {
-    text = _("{who} calls table talk against {team} (R6.1)", { who: nameOf(e.seat), team: teamName(e.side) });
-  } else if (e.kind === "rule" && e.side !== undefined) {
+  const notes = (e.notes || []).map((n) => noteWords(n, nameOf));
+  let text;
+  if (e.kind === "action") {
+    text = moveWords(nameOf(e.seat), e.action);
+    if (e.auto) text += " " + _("(played by the server: {why})", { why: AUTO_WORD[e.auto] ? _(AUTO_WORD[e.auto]) : e.auto });
+  } else if (e.kind === "deal") text = _("The deal");
+  else if (e.kind === "penalty") text = _("table talk upheld against {team} (R6.1)", { team: teamName(e.side) });
+  else if (e.kind === "seat") {
+    const side = app.room?.seats[e.seat]?.side, team = side === undefined ? "" : ` (${teamName(side)})`;
+    text = e.occupant === "empty" ? _("Seat {n}{team} is free", { n: e.seat, team })
+      : e.occupant === "bot" ? _("A {level} bot takes seat {n}{team}", { level: e.level, n: e.seat, team })
+        : _("{who} takes seat {n}{team}", { who: e.name, n: e.seat, team });
+  } else if (e.kind === "config") text = _("house rules: {rules}", { rules: rulesWords(e.rules || {}) });
+  else if (e.kind === "seed") {
+    text = _("the server commits to a secret seed for a fair deal (SHA-256 {hash}…)", { hash: String(e.commitment).slice(0, 16) });
+  } else if (e.kind === "start") text = _("{dealer} deals (R4.1); {first} starts (R4.3)", { dealer: nameOf(e.dealer), first: nameOf(e.first) });
+  else if (e.kind === "call") text = _("{who} calls table talk against {team} (R6.1)", { who: nameOf(e.seat), team: teamName(e.side) });
+  else if (e.kind === "rule") {
     text = e.uphold ? _("the host upholds the call: each player of {team} discards a card (R6.1)", { team: teamName(e.side) })
       : _("the host dismisses the call against {team} (R6.2)", { team: teamName(e.side) });
-  } else if (e.kind === "away" && e.seat !== null) {
-    text = _("{who} is away: a bot plays for them", { who: nameOf(e.seat) });
-  } else if (e.kind === "back" && e.seat !== null) {
-    text = _("{who} is back", { who: nameOf(e.seat) });
-  } else text = sentence(text, nameOf);
-  return [text, ...notes.map((t) => sentence(t, nameOf))].join("; ");
+  } else if (e.kind === "away") text = _("{who} is away: a bot plays for them", { who: nameOf(e.seat) });
+  else if (e.kind === "back") text = _("{who} is back", { who: nameOf(e.seat) });
+  else if (e.kind === "flag") text = flagWords(e, nameOf);
+  else text = e.kind; // an event this page does not know yet: its code, never an English sentence
+  return [text, ...notes].join("; ");
 }
 
-/** The server's fixed English sentences (table notes, the deal, replay steps) in the page's
- * language, read back into their data; anything else keeps its words, with names for seats. */
-const SENTENCES = [
-  [/^seat (\d+) passes with an empty hand \(R5\.5\)$/, (m, who) => _("{who} passes with an empty hand (R5.5)", { who: who(+m[1]) })],
-  [/^seat (\d+) loses a draw \(R5\.3\)$/, (m, who) => _("{who} loses a draw (R5.3)", { who: who(+m[1]) })],
-  [/^the discard piles are shuffled into a new draw pile of (\d+) cards \(R5\.4\)$/,
-    (m) => _("the discard piles are shuffled into a new draw pile of {n} cards (R5.4)", { n: m[1] })],
-  [/^the game is drawn: a full round without a play \(R7\.2\)$/, () => _("the game is drawn: a full round without a play (R7.2)")],
-  [/^side (\d) wins \(R7\.1\)$/, (m) => _("{team} wins (R7.1)", { team: teamName(+m[1]) })],
-  [/^seat (\d+) deals \(R4\.1\); seat (\d+) starts \(R4\.3\)$/,
-    (m, who) => _("{dealer} deals (R4.1); {first} starts (R4.3)", { dealer: who(+m[1]), first: who(+m[2]) })],
-  [/^table talk upheld against side (\d) \(R6\.1\)$/, (m) => _("table talk upheld against {team} (R6.1)", { team: teamName(+m[1]) })],
-  [/^house rules: (.*)$/, (m) => _("house rules: {rules}", { rules: m[1] })],
-  [/^the server commits to a secret seed: SHA-256 ([0-9a-f]{64})$/,
-    (m) => _("the server commits to a secret seed for a fair deal (SHA-256 {hash}…)", { hash: m[1].slice(0, 16) })],
-];
-function sentence(text, nameOf) {
-  for (const [re, words] of SENTENCES) {
-    const m = re.exec(text);
-    if (m) return words(m, nameOf);
+/** A move's notation (a file format: `7h@e4`, `dead 7h`, `discard 7h`, `draw`) in words. */
+function moveWords(who, a) {
+  let m;
+  if ((m = /^(\w\w)@([a-j]\d)$/.exec(a))) {
+    return oneEyed(m[1]) ? _("{who} removes the chip on {cell} ({card})", { who, cell: m[2], card: cardLabel(m[1]) })
+      : _("{who} plays {card} on {cell}", { who, card: cardLabel(m[1]), cell: m[2] });
   }
-  return text.replace(/\bseat (\d+)/g, (_m, n) => nameOf(+n)).replace(/\bside (\d)/g, (_m, n) => teamName(+n));
+  if ((m = /^dead (\w\w)$/.exec(a))) return _("{who} exchanges a dead {card}", { who, card: cardLabel(m[1]) });
+  if ((m = /^discard (\w\w)$/.exec(a))) return _("{who} discards {card}", { who, card: cardLabel(m[1]) });
+  return a === "draw" ? _("{who} draws", { who }) : `${who}: ${a}`;
+}
+
+/** A table note of a move (docs/server.md: `{kind, ...}`), with its rule. */
+function noteWords(n, nameOf) {
+  if (n.kind === "pass") return _("{who} passes with an empty hand (R5.5)", { who: nameOf(n.seat) });
+  if (n.kind === "lost_draw") return _("{who} loses a draw (R5.3)", { who: nameOf(n.seat) });
+  if (n.kind === "reshuffle") return _("the discard piles are shuffled into a new draw pile of {n} cards (R5.4)", { n: n.cards });
+  if (n.kind === "sequence") {
+    return ngettext("{team} completes {n} sequence (R3.2)", "{team} completes {n} sequences (R3.2)", n.made, { team: teamName(n.side) });
+  }
+  if (n.kind === "win") return _("{team} wins (R7.1)", { team: teamName(n.side) });
+  if (n.kind === "drawn") return _("the game is drawn: a full round without a play (R7.2)");
+  return n.kind; // a note this page does not know yet: its code
+}
+
+/** The house rules a `config` event changed, in words. */
+function rulesWords(rules) {
+  return Object.entries(rules).map(([k, v]) => (k === "teams" ? _("{n} sides", { n: v })
+    : k === "draw" ? (v === "manual" ? _("manual draw") : _("automatic draw"))
+      : k === "turn_seconds" ? (v ? _("{s} s per turn", { s: v }) : _("no turn timer"))
+        : k.startsWith("clock_") ? clockWords({ ...app.room?.config, ...rules }) : `${k} ${v}`)).filter((t, i, all) => all.indexOf(t) === i).join(", ");
 }
 
 /** The cell and mover of a move's notation, for the last-move frame. */
@@ -491,7 +504,8 @@ function renderLobby() {
   const draw = room.config.draw === "manual" ? _("manual draw") : _("automatic draw");
   const timer = room.config.turn_seconds ? _("{s} s per turn", { s: room.config.turn_seconds }) : _("no turn timer");
   const goal = sides === 2 ? _("A side needs two sequences to win.") : _("A side needs one sequence to win.");
-  $("lobby-note").textContent = `${table}, ${draw}, ${timer}. ${goal}`;
+  $("lobby-note").textContent = `${table}, ${draw}, ${timer}, ${clockWords(room.config)}. ${goal}`;
+  syncClockForm(room.config);
   const fair = room.fairness;
   $("fair-lobby").hidden = !fair;
   if (fair) {
@@ -502,7 +516,7 @@ function renderLobby() {
   if (mine === null && !$("seat-name").value) $("seat-name").value = savedName();
   const items = room.seats.map((s) => {
     const empty = s.kind === "empty";
-    const who = el("span", { class: "who" + (empty ? " muted" : "") }, empty ? _("Free seat") : s.name);
+    const who = el("span", { class: "who" + (empty ? " muted" : "") }, empty ? _("Free seat") : seatName(s.seat));
     const tags = [];
     if (s.seat === mine) tags.push(el("span", { class: "tag you" }, _("you")));
     if (s.seat === room.host_seat && !empty) tags.push(el("span", { class: "tag" }, _("host")));
@@ -810,6 +824,7 @@ function renderGame() {
   const parts = [badge(nowSide ?? 0), el("div", { class: "what" },
     el("strong", { title: myTurn ? null : seatName(v.current_seat) }, myTurn ? _("Your turn") : _("{who}'s turn", { who: seatName(v.current_seat) })),
     el("span", { class: "sub" }, sub))];
+  if (room.clocks && !over) parts.push(clockSpan(v.current_seat));
   if (room.deadline && !over) {
     const left = timerLeft(room);
     parts.push(el("span", { class: "deadline" + (left <= 10 ? " low" : ""), title: _("Turn timer") }, _("Timer {s}s", { s: left })));
@@ -873,11 +888,12 @@ function renderGame() {
       shortMove(m.action)));
     return el("li", { class: s.seat === v.current_seat && !over ? "turn" : "", "data-seat": s.seat },
       badge(s.side),
-      el("span", { class: "who" }, `${s.name || "—"}`, s.seat === me ? el("span", { class: "tag you" }, _("you")) : null,
+      el("span", { class: "who" }, s.kind === "bot" ? seatName(s.seat) : s.name || "—", s.seat === me ? el("span", { class: "tag you" }, _("you")) : null,
         s.kind === "bot" ? el("span", { class: "tag" }, _("bot")) : null,
         s.stand_in ? el("span", { class: "tag away" }, _("bot stands in")) : null,
         s.kind === "human" && !s.connected ? el("span", { class: "tag away" }, _("away")) : null),
       el("span", { class: "meta" }, ngettext("{n} card", "{n} cards", v.hand_sizes[s.seat])),
+      clockSpan(s.seat), muteButton(s),
       el("span", { class: "history", "aria-label": _("{who}'s plays, newest first", { who: s.name || _("seat {n}", { n: s.seat }) }) },
         ...(history.length ? history : [el("span", { class: "muted" }, _("no plays yet"))])));
   }));
@@ -909,8 +925,9 @@ function renderGame() {
     const names = [];
     if (w !== null) for (let s = w; s < v.players; s += sides) names.push(seatName(s));
     const you = mySide === null ? "" : w === null ? "" : w === mySide ? " " + _("You win!") : " " + _("Better luck next time.");
-    $("over-text").textContent = w === null ? _("Drawn game (R7.2).")
-      : _("{team} wins (R7.1): {names}.", { team: teamName(w), names: names.join(", ") }) + you;
+    $("over-text").textContent = v.termination === "clock" ? flagOverText(room.result, names) + you
+      : w === null ? _("Drawn game (R7.2).")
+        : _("{team} wins (R7.1): {names}.", { team: teamName(w), names: names.join(", ") }) + you;
     $("record-link").href = `/api/rooms/${room.code}/record`;
     renderOverExtras(room);
     if (!app.over) announce($("over-text").textContent);
@@ -944,7 +961,7 @@ function logLine(text, cell, cls) {
 }
 
 function addLog(e) {
-  if (!e || !e.text) return;
+  if (!e || e.kind === "chat") return;
   if (e.kind === "start") { app.moves = []; app.last = null; } // a rematch: the board starts afresh
   let cell = null;
   if (e.kind === "action") {
@@ -969,8 +986,105 @@ function announce(text) {
 
 function addChat(line) {
   const chat = $("chat");
-  chat.append(el("li", {}, el("b", {}, (line.name || _("seat {n}", { n: line.seat })) + ": "), line.text));
+  chat.append(el("li", { "data-seat": line.seat, hidden: app.muted?.has(line.seat) || null }, el("b", {}, (line.name || _("seat {n}", { n: line.seat })) + ": "), line.text));
   chat.scrollTop = chat.scrollHeight;
+}
+
+// ------------------------------------------------------------------ chat mutes
+
+/** A per-seat mute (another person's seat): the server stops sending that seat's chat lines to
+ * you; the lines already shown are hidden too. */
+function muteButton(s) {
+  if (s.kind !== "human" || s.seat === app.seat) return null;
+  const muted = !!app.muted?.has(s.seat), who = s.name || _("seat {n}", { n: s.seat });
+  return el("button", { type: "button", class: "mute", "data-seat": s.seat, "aria-pressed": String(muted),
+    "aria-label": muted ? _("Unmute {who}'s chat", { who }) : _("Mute {who}'s chat", { who }),
+    on: { click: () => send({ type: "mute", seat: s.seat, mute: !muted }) } }, muted ? _("Unmute") : _("Mute"));
+}
+
+function hideMutedChat() {
+  for (const li of $("chat").children) li.hidden = app.muted.has(+li.dataset.seat);
+}
+
+// ------------------------------------------------------------------ chess clocks (issue 18)
+// The server holds the clocks (docs/web.md): every message carries each seat's time left as of the
+// moment it was sent, and the running one (the seat to act) is counted down here from the moment
+// the message arrived, so the page never drifts from the server by more than one message's trip.
+
+/** The host's clock choice in words, for the lobby and the log. */
+function clockWords(config) {
+  const minutes = +config.clock_minutes || 0;
+  if (!minutes) return _("no clocks");
+  const flag = config.clock_flag === "loss" ? _("out of time loses") : _("out of time: a bot takes the seat");
+  return _("clocks {m} min + {s} s a turn ({flag})", { m: minutes, s: config.clock_increment || 0, flag });
+}
+
+/** The lobby's clock form shows the room's choice (unless the host is typing in it). */
+function syncClockForm(config) {
+  const f = $("clock-form");
+  if (f.contains(document.activeElement)) return;
+  f.clock_minutes.value = config.clock_minutes || 0;
+  f.clock_increment.value = config.clock_increment || 0;
+  f.clock_flag.value = config.clock_flag || "bot";
+}
+
+/** "4:05"; under ten seconds, tenths: "9.4". */
+function clockText(ms) {
+  if (ms < 10000) return (Math.max(0, Math.floor(ms / 100)) / 10).toFixed(1);
+  const s = Math.ceil(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** A seat's time left now, in ms (null without clocks). */
+function clockLeft(seat) {
+  const c = app.room?.clocks, s = c?.seats[seat];
+  if (!s) return null;
+  const running = s.running && app.room.status === "playing";
+  return Math.max(0, running ? s.left_ms - (performance.now() - app.clockAt) : s.left_ms);
+}
+
+function clockSpan(seat) {
+  if (!app.room?.clocks) return null;
+  const span = el("span", { class: "clock", role: "timer", "data-seat": seat, title: _("Clock: time left") });
+  paintClock(span);
+  return span;
+}
+
+function paintClock(span) {
+  const c = app.room.clocks, seat = +span.dataset.seat, s = c.seats[seat], left = clockLeft(seat);
+  span.textContent = clockText(left);
+  span.classList.toggle("running", s.running && app.room.status === "playing");
+  span.classList.toggle("low", !s.flagged && left < 20000); // low time: under 20 s
+  span.classList.toggle("flagged", s.flagged);
+}
+
+/** Ten times a second: the clocks in place (never the page: a click mid-way must not be lost). Your
+ * own clock is read out once at 30 and once at 10 seconds left, not every tick. */
+function tickClocks() {
+  if (!app.room?.clocks || $("game").hidden) return;
+  document.querySelectorAll(".clock[data-seat]").forEach(paintClock);
+  const mine = app.seat === null ? null : app.room.clocks.seats[app.seat];
+  if (!mine || !mine.running) { app.clockWarned = Infinity; return; }
+  const mark = [10, 30].find((m) => clockLeft(app.seat) <= m * 1000);
+  if (mark && mark * 1000 < (app.clockWarned ?? Infinity)) {
+    app.clockWarned = mark * 1000;
+    announce(_("{n} seconds left on your clock", { n: mark }));
+  }
+}
+
+/** A `flag` event: whose time ran out, and what followed (the host's choice). */
+function flagWords(e, nameOf) {
+  const who = nameOf(e.seat), r = e.result;
+  if (e.on_flag === "bot" || !r) return _("{who} ran out of time: a bot plays the seat for the rest of the game", { who });
+  return r.winner === null ? _("{who} ran out of time: {team} loses, the other sides draw", { who, team: teamName(r.loser) })
+    : _("{who} ran out of time: {team} loses, {winner} wins", { who, team: teamName(r.loser), winner: teamName(r.winner) });
+}
+
+/** The end of a game lost on time. */
+function flagOverText(r, names) {
+  const who = seatName(r.seat);
+  return r.winner === null ? _("{who} ran out of time: {team} loses; the other sides draw.", { who, team: teamName(r.loser) })
+    : _("{who} ran out of time: {team} wins on time: {names}.", { who, team: teamName(r.winner), names: names.join(", ") });
 }
 
 // ------------------------------------------------------------------ fair deals (docs/fairness.md)
@@ -1016,6 +1130,23 @@ async function checkSeed(game) {
   if (app.room) renderFairLine(app.room, app.room.status === "over");
 }
 
+/** What each check of the server's verification is called (room.fairness.game.verify, docs/server.md). */
+const CHECK_NAMES = { commitment: N_("the commitment"), deck: N_("the deck"), reshuffle: N_("reshuffle {n}"),
+  replay: N_("the replay"), seed: N_("the seed") };
+
+/** The server's failed checks, each "what: why" in the page's language: a check is data (a code,
+ * the catalogue message and its params); an illegal action's engine error is a `reason` of its own. */
+function failedChecks(verify) {
+  const lines = verify.error ? [errorText(verify.error)] : [];
+  for (const c of verify.checks || []) {
+    if (c.ok) continue;
+    const name = CHECK_NAMES[c.check] ? _(CHECK_NAMES[c.check], { n: c.number }) : c.check;
+    const error = c.reason ? _(c.reason.msgid, c.reason.params) : c.message;
+    lines.push(_("{check}: {detail}.", { check: name, detail: errorText({ ...c, params: { ...c.params, error } }) }));
+  }
+  return lines;
+}
+
 function renderFairLine(room, over) {
   const box = $("fair"), fair = room.fairness, game = fair?.game;
   box.hidden = !game;
@@ -1036,7 +1167,7 @@ function renderFairLine(room, over) {
     unavailable: _("This browser cannot compute SHA-256 here (a secure page is needed); download the record and run sequence verify."),
   }[mine] || _("Checking the revealed seed…");
   const server = game.verify ? (game.verify.ok ? _("The server's check of the deck and every reshuffle: verified.")
-    : _("The server's check of the deck and reshuffles failed.")) : "";
+    : [_("The server's check of the deck and reshuffles failed."), ...failedChecks(game.verify)].join(" ")) : "";
   box.className = "fair " + (mine === "ok" ? "ok" : mine === "mismatch" ? "bad" : "");
   box.dataset.check = mine || "";
   box.replaceChildren(fill(text, { hash: short }), " ", server);
@@ -1098,7 +1229,10 @@ async function analyse() {
       await new Promise((r) => setTimeout(r, 500));
       job = await api("GET", path + query);
     }
-    if (job.status !== "done") throw new Error(job.error || _("The analysis failed."));
+    // the job's `error` is data like a refusal (code, msgid, params): worded in the page's language
+    if (job.status !== "done") {
+      throw new Error(job.error ? _("The analysis failed: {why}.", { why: errorText(job.error) }) : _("The analysis failed."));
+    }
     app.analysis = { game, result: job.result, frames: job.frames };
     startReplay(await api("GET", `/api/rooms/${app.code}/replay` + query));
   } catch (e) { toast(e.message); }
@@ -1150,7 +1284,7 @@ function drawAnalysis(data) {
 function startReplay(data) {
   const frames = data.frames, first = frames[0];
   app.frames = frames; app.frame = 0;
-  const names = data.names || (app.room && app.room.status !== "lobby" ? app.room.seats.map((s) => s.name) : null);
+  const names = data.names || (app.room && app.room.status !== "lobby" ? app.room.seats.map((s) => seatName(s.seat)) : null);
   app.replayNames = Array.from({ length: first.players }, (_, s) =>
     (names && names[s]) || `${teamName(s % first.teams)} ${Math.floor(s / first.teams) + 1}`);
   show(["replay"]);
@@ -1162,15 +1296,10 @@ function startReplay(data) {
   renderFrame();
 }
 
-/** A replay frame's text starts with its action's notation: "seat 1: ks@b3; notes". */
-const FRAME_ACTION = /^seat (\d+): ((?:dead |discard )?[^\s;]+)/;
-
 /** A frame's step in words with names and card symbols: "Ann plays 7♥ on d5". */
 function frameWords(f) {
   const nameOf = (s) => app.replayNames[s] || _("seat {n}", { n: s });
-  if (f.text === "deal") return _("The deal");
-  const m = FRAME_ACTION.exec(f.text);
-  return describe(m ? { kind: "action", seat: +m[1], action: m[2], text: f.text } : { kind: "table", text: f.text }, nameOf);
+  return describe(f.step, nameOf);
 }
 
 function jumpReplay(i) {
@@ -1185,8 +1314,8 @@ function stopPlaying() {
 
 function renderFrame() {
   const f = app.frames[app.frame], names = app.replayNames;
-  const m = FRAME_ACTION.exec(f.text);
-  drawBoard($("replay-board"), f, null, m ? lastOf(m[2], +m[1]) : null, null);
+  const step = f.step;
+  drawBoard($("replay-board"), f, null, step.kind === "action" ? lastOf(step.action, step.seat) : null, null);
   renderScores($("replay-scores"), f, (s) => names[s], f.termination ? null : f.current_seat % f.teams);
   const slider = $("replay-slider");
   slider.value = app.frame;
@@ -1323,6 +1452,13 @@ async function main() {
     renderGame();
   });
   setInterval(tickTimer, 1000);
+  setInterval(tickClocks, 100);
+  $("clock-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = ev.target;
+    send({ type: "configure", clock_minutes: +f.clock_minutes.value, clock_increment: +f.clock_increment.value,
+      clock_flag: f.clock_flag.value });
+  });
   const m = /^\/r\/([A-Za-z0-9]+)/.exec(location.pathname);
   if (!m) { show(["home"]); return; }
   app.code = m[1].toUpperCase();
