@@ -1,19 +1,24 @@
 """Train a small masked policy for Sequence on the CPU, then measure it against ``greedy``.
 
-Two phases, both on the batch stepper (``SequenceVectorEnv``):
+Three phases, each optional, all on the batch stepper (``SequenceVectorEnv``):
 
 1. **Imitation** (``--teacher-minutes``, optional): every seat of a batch of games is played by a
    teacher bot (``heuristic`` by default); the network learns its moves (cross-entropy) and the
    games' outcomes (value): a warm start (PPO from scratch, this example's earlier version,
    reached 23.5-28% against ``greedy`` in 3 minutes).
+1b. **DAgger** (``--dagger-minutes``): the network plays every seat of its own games (the
+   teacher's move instead with a probability halved each round), the teacher labels every
+   position reached, and the network fits all labels so far: it learns to recover from its own
+   mistakes, which plain imitation never shows it. This phase made the shipped weights.
 2. **Self-play PPO** (``--minutes``): the learner plays one side of each game; the other side is
    drawn per game from an opponent pool (``--pool``): a bot by name, or ``self``, a frozen
    earlier copy of the learner. Rewards are the game's +1/-1/0 at the end; advantages are Monte-Carlo returns
    minus the value (gamma = 1).
 
-The network (``MaskedPolicy``): the observation planes plus the line planes of
-``sequence_game.env.policy_bot.line_features`` (each cell's open windows of five, by chips held),
-three 3x3 convolutions, per-cell logits for the 300 board actions, a linear head on the board's
+The network (``MaskedPolicy``): the observation planes, the line planes of
+``sequence_game.env.policy_bot.line_features`` (each cell's open windows of five, by chips held)
+and the mask's per-cell legality as three planes (``policy_input``), ``--layers`` 3x3
+convolutions of ``--channels``, per-cell logits for the 300 board actions, a linear head on the board's
 mean features for the 105 card actions and a value head. Illegal actions get a logit of -1e9
 from the mask. The weights save as ``.npz`` (``--save``), which
 ``sequence_game.env.policy_bot.PolicyBot`` plays with numpy.
@@ -23,8 +28,9 @@ learner once in each seat, the argmax policy against the bot, and reports the wi
 95% Wilson interval over the games.
 
     .venv/bin/pip install torch==2.13.0          # or: pip install -e '.[rl]'
-    nice -n 10 .venv/bin/python examples/train_masked_policy.py --teacher-minutes 9 --fit-minutes 4 \
-        --minutes 10 --pool greedy,greedy,self --eval-pairs 400 --save policy.npz
+    nice -n 5 .venv/bin/python examples/train_masked_policy.py --dagger-minutes 17 --dagger-collect 50 \
+        --dagger-fit 70 --minutes 0 --channels 48 --layers 4 --eval-pairs 0 --save policy.npz --json
+    .venv/bin/python examples/eval_policy_bot.py --weights policy.npz --opponent greedy --pairs 400 --seed 1
     .venv/bin/python examples/train_masked_policy.py --smoke   # CI: seconds, checks it all runs
 """
 
@@ -58,16 +64,13 @@ class MaskedPolicy(nn.Module):
     """Conv trunk, per-cell action logits, card-action logits and a value (the layout that
     ``policy_bot.PolicyNetwork`` reads back: keep the names)."""
 
-    def __init__(self, channels: int = 32) -> None:
+    def __init__(self, channels: int = 32, layers: int = 3) -> None:
         super().__init__()
-        self.trunk = nn.Sequential(
-            nn.Conv2d(INPUT_PLANES, channels, 3, padding=1),
-            nn.ReLU(),
-            nn.Conv2d(channels, channels, 3, padding=1),
-            nn.ReLU(),
-            nn.Conv2d(channels, channels, 3, padding=1),
-            nn.ReLU(),
-        )
+        trunk: list[nn.Module] = []
+        for i in range(layers):
+            trunk += [nn.Conv2d(INPUT_PLANES if i == 0 else channels, channels, 3, padding=1), nn.ReLU()]
+        self.trunk = nn.Sequential(*trunk)
+        self.layers = layers
         self.cell_head = nn.Conv2d(channels, 3, 1)
         self.card_head = nn.Linear(channels, NUM_ACTIONS - CELL_ACTIONS)  # on the board's mean
         self.value_head = nn.Sequential(nn.Linear(channels * 100, 64), nn.ReLU(), nn.Linear(64, 1))
@@ -86,7 +89,7 @@ class MaskedPolicy(nn.Module):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Actions, their log-probabilities and the values for a batch of raw planes."""
         with torch.no_grad():
-            logits, value = self(torch.from_numpy(policy_input(obs)), torch.from_numpy(mask))
+            logits, value = self(torch.from_numpy(policy_input(obs, mask)), torch.from_numpy(mask))
             if sample:
                 dist = torch.distributions.Categorical(logits=logits)
                 action = dist.sample()
@@ -101,6 +104,11 @@ class Settings:
     num_envs: int = 64
     teacher: str = "heuristic"
     teacher_seconds: float = 0.0
+    dagger_seconds: float = 0.0
+    dagger_collect_seconds: float = 60.0
+    dagger_fit_seconds: float = 90.0
+    dagger_buffer: int = 200_000
+    dagger_lr: float = 1e-3
     imitation_epochs: int = 40
     fit_seconds: float = 300.0
     seconds: float = 180.0
@@ -179,7 +187,7 @@ def imitate(policy: MaskedPolicy, s: Settings) -> dict[str, float]:
     fit_start = time.perf_counter()
     for epoch in range(s.imitation_epochs):
         for idx in torch.from_numpy(train_idx)[torch.randperm(len(train_idx))].split(s.minibatch // 2):
-            x = torch.from_numpy(policy_input(obs[idx.numpy()].astype(np.float32)))
+            x = torch.from_numpy(policy_input(obs[idx.numpy()].astype(np.float32), masks[idx.numpy()]))
             logits, value = policy(x, torch.from_numpy(masks[idx.numpy()]))
             loss = nn.functional.cross_entropy(logits, acts[idx]) + 0.5 * (value - rets[idx]).pow(2).mean()
             opt.zero_grad()
@@ -187,13 +195,96 @@ def imitate(policy: MaskedPolicy, s: Settings) -> dict[str, float]:
             opt.step()
         if len(test_idx):
             with torch.no_grad():
-                x = torch.from_numpy(policy_input(obs[test_idx].astype(np.float32)))
+                x = torch.from_numpy(policy_input(obs[test_idx].astype(np.float32), masks[test_idx]))
                 logits, _ = policy(x, torch.from_numpy(masks[test_idx]))
             agree = float((logits.argmax(1) == acts[torch.from_numpy(test_idx)]).float().mean())
         say(s, f"  epoch {epoch + 1}: agrees with {s.teacher} on {agree:.1%} of held-out moves")
         if time.perf_counter() - fit_start > s.fit_seconds:
             break
     return {"samples": len(done), "games": games, "seconds": time.perf_counter() - start, "agreement": agree}
+
+
+# --- phase 1b: DAgger (imitation on the learner's own games) ---------------------------------------
+
+
+def dagger(policy: MaskedPolicy, s: Settings) -> dict[str, float]:
+    """DAgger: the learner plays every seat; the teacher labels each position it reaches.
+
+    Plain imitation only shows the network the teacher's own games; once the network errs it
+    reaches positions the teacher never shows it, and errs more. Here each round plays
+    ``dagger_collect_seconds`` of batched games in which a move is the teacher's with probability
+    ``beta`` (1 in the first round, halved each round) and the network's argmax otherwise, stores
+    every position with the teacher's choice, then fits the network on all positions so far (a
+    buffer of the last ``dagger_buffer``) for ``dagger_fit_seconds``. The learning rate falls
+    linearly to a tenth over the phase."""
+    venv = SequenceVectorEnv(s.num_envs, s.players, s.teams, seed=s.seed + 200)
+    rng = random.Random(s.seed + 3)
+    np_rng = np.random.default_rng(s.seed + 3)
+    teachers = [make_bot(s.teacher, seed=rng.getrandbits(63)) for _ in range(s.num_envs)]
+    cap = s.dagger_buffer
+    inputs = np.zeros((cap, 10, 10, INPUT_PLANES), dtype=np.float16)
+    masks = np.zeros((cap, NUM_ACTIONS), dtype=np.int8)
+    labels = np.zeros(cap, dtype=np.int64)
+    stored = 0  # positions ever stored; slot = stored % cap
+    opt = torch.optim.Adam(policy.parameters(), lr=s.dagger_lr)
+    batch = venv.reset()
+    start = time.perf_counter()
+    rounds = games = 0
+    agreement = 0.0
+    while time.perf_counter() - start < s.dagger_seconds or not rounds:
+        beta = 0.5**rounds
+        collect_start = time.perf_counter()
+        agree = seen = 0
+        while time.perf_counter() - collect_start < s.dagger_collect_seconds or not seen:
+            label = np.array(
+                [
+                    t.select_action(g.view(int(batch.seat[i])))
+                    for i, (t, g) in enumerate(zip(teachers, venv.games, strict=True))
+                ]
+            )
+            x = policy_input(batch.obs, batch.mask)
+            with torch.no_grad():
+                logits, _ = policy(torch.from_numpy(x), torch.from_numpy(batch.mask))
+            student = logits.argmax(dim=1).numpy()
+            agree += int((student == label).sum())
+            seen += len(label)
+            slots = (stored + np.arange(len(label))) % cap
+            inputs[slots], masks[slots], labels[slots] = x, batch.mask, label
+            stored += len(label)
+            played = np.where(np_rng.random(len(label)) < beta, label, student)
+            batch = venv.step(played)
+            games += int((batch.terminated | batch.truncated).sum())
+        agreement = agree / seen
+        size = min(stored, cap)
+        fit_start = time.perf_counter()
+        steps = 0
+        losses: list[float] = []
+        while time.perf_counter() - fit_start < s.dagger_fit_seconds or not steps:
+            done = min(1.0, (time.perf_counter() - start) / max(s.dagger_seconds, 1.0))
+            for group in opt.param_groups:
+                group["lr"] = s.dagger_lr * (1.0 - 0.9 * done)
+            idx = np_rng.integers(0, size, s.minibatch)
+            logits, _ = policy(torch.from_numpy(inputs[idx].astype(np.float32)), torch.from_numpy(masks[idx]))
+            loss = nn.functional.cross_entropy(logits, torch.from_numpy(labels[idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(float(loss.detach()))
+            steps += 1
+        rounds += 1
+        say(
+            s,
+            f"  round {rounds} (beta {beta:.2f}): the network chose {s.teacher}'s move in {agreement:.1%} "
+            f"of {seen} positions; {size} stored, {steps} minibatches, loss {np.mean(losses[-50:]):.3f}, "
+            f"{time.perf_counter() - start:.0f} s",
+        )
+    return {
+        "rounds": rounds,
+        "positions": stored,
+        "games": games,
+        "agreement": agreement,
+        "seconds": time.perf_counter() - start,
+    }
 
 
 # --- phase 2: self-play PPO against a pool ------------------------------------------------------
@@ -213,7 +304,7 @@ class Pool:
         self.snapshot(policy)
 
     def snapshot(self, policy: MaskedPolicy) -> None:
-        copy = MaskedPolicy(policy.cell_head.in_channels)
+        copy = MaskedPolicy(policy.cell_head.in_channels, policy.layers)
         copy.load_state_dict(policy.state_dict())
         self.snapshots = [*self.snapshots, copy][-self.kept :]
 
@@ -274,8 +365,9 @@ def train(policy: MaskedPolicy, s: Settings) -> dict[str, float]:
                 wins += reward > 0
                 learner_side[i] = rng.randrange(sides)
                 opponent[i] = pool.draw()
-        obs = torch.from_numpy(policy_input(np.stack([d[0] for d in done])))
-        mask = torch.from_numpy(np.stack([d[1] for d in done]))
+        mask_np = np.stack([d[1] for d in done])
+        obs = torch.from_numpy(policy_input(np.stack([d[0] for d in done]), mask_np))
+        mask = torch.from_numpy(mask_np)
         act = torch.tensor([d[2] for d in done])
         old_logp = torch.tensor([d[3] for d in done], dtype=torch.float32)
         ret = torch.tensor(returns, dtype=torch.float32)
@@ -370,11 +462,16 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser.add_argument("--teacher", default="heuristic", help="the bot imitated first")
     parser.add_argument("--teacher-minutes", type=float, default=0.0, help="time collecting its moves")
     parser.add_argument("--fit-minutes", type=float, default=5.0, help="most time fitting its moves")
+    parser.add_argument("--dagger-minutes", type=float, default=0.0, help="DAgger time (teacher labels)")
+    parser.add_argument("--dagger-collect", type=float, default=60.0, help="seconds of play per round")
+    parser.add_argument("--dagger-fit", type=float, default=90.0, help="seconds of fitting per round")
+    parser.add_argument("--dagger-buffer", type=int, default=200_000, help="positions kept")
     parser.add_argument("--pool", default="greedy,self", help="opponents: bot names and 'self'")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--teams", type=int, default=None)
     parser.add_argument("--num-envs", type=int, default=64)
     parser.add_argument("--channels", type=int, default=32)
+    parser.add_argument("--layers", type=int, default=3, help="3x3 convolutions in the trunk")
     parser.add_argument("--eval-pairs", type=int, default=200, help="deals per opponent, played twice")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
@@ -396,6 +493,10 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         teacher=args.teacher,
         teacher_seconds=args.teacher_minutes * 60,
         fit_seconds=args.fit_minutes * 60,
+        dagger_seconds=args.dagger_minutes * 60,
+        dagger_collect_seconds=args.dagger_collect,
+        dagger_fit_seconds=args.dagger_fit,
+        dagger_buffer=args.dagger_buffer,
         seconds=args.minutes * 60,
         pool=pool,
         eval_pairs=args.eval_pairs,
@@ -404,7 +505,9 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     if args.smoke:
         s.num_envs, s.samples_per_update, s.epochs, s.max_updates = 4, 32, 1, 2
         s.teacher_seconds, s.imitation_epochs, s.eval_pairs = min(s.teacher_seconds, 1.0), 1, 2
-    policy = MaskedPolicy(args.channels)
+        s.dagger_seconds = min(s.dagger_seconds, 1.0)
+        s.dagger_collect_seconds, s.dagger_fit_seconds, s.dagger_buffer = 0.2, 0.2, 256
+    policy = MaskedPolicy(args.channels, args.layers)
     if args.init:
         policy.load_state_dict(torch.load(args.init))
     summary: dict[str, object] = {
@@ -420,15 +523,22 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         if args.save:  # a checkpoint: the imitation alone, before self-play
             save_npz(policy, args.save + ".imitation.npz")
             torch.save(policy.state_dict(), args.save + ".imitation.pt")
-        if not args.smoke:
+        if not args.smoke and s.eval_pairs:
             pairs = min(s.eval_pairs, 200)  # a first look, against greedy only: time is short
             summary["after_imitation"] = {"greedy": evaluate(policy, s, "greedy", pairs)}
             report(s, "after imitation", summary["after_imitation"])  # type: ignore[arg-type]
-    budget = f"{s.max_updates} updates" if s.max_updates else f"up to {s.seconds:.0f} s"
-    say(s, f"self-play PPO against {', '.join(pool)} for {budget} ...")
-    summary["training"] = train(policy, s)
+    if s.dagger_seconds > 0:
+        say(s, f"DAgger with {s.teacher} labelling the network's own games for {s.dagger_seconds:.0f} s ...")
+        summary["dagger"] = dagger(policy, s)
+        if args.save:  # a checkpoint: before self-play
+            save_npz(policy, args.save + ".dagger.npz")
+            torch.save(policy.state_dict(), args.save + ".dagger.pt")
+    if s.seconds > 0 or args.smoke:
+        budget = f"{s.max_updates} updates" if s.max_updates else f"up to {s.seconds:.0f} s"
+        say(s, f"self-play PPO against {', '.join(pool)} for {budget} ...")
+        summary["training"] = train(policy, s)
     summary["training_seconds"] = time.perf_counter() - started
-    summary["after"] = {n: evaluate(policy, s, n, s.eval_pairs) for n in s.eval_opponents}
+    summary["after"] = {n: evaluate(policy, s, n, s.eval_pairs) for n in s.eval_opponents if s.eval_pairs}
     report(s, "after training", summary["after"])  # type: ignore[arg-type]
     for name, rates in summary["after"].items():  # type: ignore[attr-defined]
         print(

@@ -1,11 +1,13 @@
 """A small trained policy network as a bot: numpy inference, no torch needed to play.
 
 The network is the one ``examples/train_masked_policy.py`` trains: the observation planes
-(``observation``) plus :func:`line_features`, three 3x3 convolutions, then per-cell logits for
+(``observation``) plus :func:`line_features` and the mask's three per-cell legality planes
+(:func:`policy_input`), a few 3x3 convolutions, then per-cell logits for
 the 300 board actions (place, two-eyed jack, one-eyed jack) and a linear head on the board's
 mean features for the 105 card actions; illegal actions are masked out and the bot plays the most
 likely legal action. The weights are a ``.npz`` file of the trained PyTorch ``state_dict``
-(``POLICY_WEIGHTS`` ships one trained for two players; it plays any table, with less skill).
+(``POLICY_WEIGHTS`` ships one trained for two players by DAgger with the ``heuristic`` bot as
+teacher, 54% against ``greedy`` in ``docs/environment.md``; it plays any table, with less skill).
 
 >>> from sequence_game import GameConfig, new_game
 >>> state = new_game(GameConfig(players=2), seed=4)
@@ -32,7 +34,9 @@ POLICY_WEIGHTS: Final = Path(__file__).with_name("policy_weights.npz")
 
 LINE_LEVELS: Final = 5  # open windows holding 0..4 of a side's chips (5 is a sequence)
 LINE_PLANES: Final = tuple(f"{who}_open_{k}" for who in ("own", "other") for k in range(LINE_LEVELS))
-INPUT_PLANES: Final = NUM_PLANES + len(LINE_PLANES)
+MASK_PLANES: Final = ("can_place", "can_place_wild", "can_remove")  # the mask's cell actions
+INPUT_PLANES: Final = NUM_PLANES + len(LINE_PLANES) + len(MASK_PLANES)
+WITHOUT_MASK_PLANES: Final = NUM_PLANES + len(LINE_PLANES)  # the input of earlier weights
 CELL_ACTIONS: Final = 3 * NUM_CELLS  # ids 0-299, kind-major then cell (see ``actions``)
 
 _WINDOWS: Final = np.array(WINDOW_CELLS, dtype=np.intp)  # (192, 5)
@@ -68,9 +72,18 @@ def line_features(obs: np.ndarray) -> np.ndarray:
     return out.transpose(0, 2, 1).reshape(n, SIZE, SIZE, 2 * LINE_LEVELS)
 
 
-def policy_input(obs: np.ndarray) -> np.ndarray:
-    """The network's input: the planes, then the line planes (``INPUT_PLANES`` channels)."""
-    return np.concatenate([obs, line_features(obs)], axis=3)
+def policy_input(obs: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """The network's input: the planes, the line planes, then (given ``mask``) the mask's cell
+    actions as three planes (``INPUT_PLANES`` channels; ``WITHOUT_MASK_PLANES`` without it).
+
+    A convolution cannot read the flat mask; as planes, each cell sees whether this seat can
+    place a chip there (a card of the hand, or a two-eyed jack) or remove one (R5.2)."""
+    parts = [obs, line_features(obs)]
+    if mask is not None:
+        n = obs.shape[0]
+        cells = np.asarray(mask[:, :CELL_ACTIONS], dtype=np.float32).reshape(n, 3, SIZE, SIZE)
+        parts.append(cells.transpose(0, 2, 3, 1))
+    return np.concatenate([np.asarray(p, dtype=np.float32) for p in parts], axis=3)
 
 
 def _conv3x3(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
@@ -86,26 +99,27 @@ def _conv3x3(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
 class PolicyNetwork:
     """The trained network's forward pass in numpy (the layout of ``MaskedPolicy`` in the example)."""
 
-    LAYERS: Final = 3
-
     def __init__(self, weights: dict[str, np.ndarray]) -> None:
-        expected = {f"trunk.{2 * i}.{p}" for i in range(self.LAYERS) for p in ("weight", "bias")}
+        self.layers = sum(1 for k in weights if k.startswith("trunk.") and k.endswith(".weight"))
+        expected = {f"trunk.{2 * i}.{p}" for i in range(max(self.layers, 1)) for p in ("weight", "bias")}
         expected |= {f"{head}.{p}" for head in ("cell_head", "card_head") for p in ("weight", "bias")}
         missing = expected - set(weights)
         if missing:
             raise ValueError(f"policy weights lack {sorted(missing)}")
         self.weights = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
-        channels = self.weights[f"trunk.{2 * self.LAYERS - 2}.weight"].shape[0]
+        channels = self.weights[f"trunk.{2 * self.layers - 2}.weight"].shape[0]
         if self.weights["card_head.weight"].shape != (NUM_ACTIONS - CELL_ACTIONS, channels):
             raise ValueError(
                 f"policy weights: card_head.weight is {self.weights['card_head.weight'].shape}, "
                 f"expected {(NUM_ACTIONS - CELL_ACTIONS, channels)} (a head on the board's mean features)"
             )
-        if self.weights["trunk.0.weight"].shape[1] != INPUT_PLANES:
+        planes = self.weights["trunk.0.weight"].shape[1]
+        if planes not in (INPUT_PLANES, WITHOUT_MASK_PLANES):
             raise ValueError(
-                f"policy weights take {self.weights['trunk.0.weight'].shape[1]} input planes, "
-                f"this version's input has {INPUT_PLANES}"
+                f"policy weights take {planes} input planes, "
+                f"this version's input has {INPUT_PLANES} (or {WITHOUT_MASK_PLANES} without the mask planes)"
             )
+        self.mask_planes = planes == INPUT_PLANES
 
     @classmethod
     def load(cls, path: str | Path = POLICY_WEIGHTS) -> PolicyNetwork:
@@ -116,8 +130,8 @@ class PolicyNetwork:
     def logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """``(N, 10, 10, NUM_PLANES)`` planes and ``(N, 405)`` masks -> masked logits ``(N, 405)``."""
         w = self.weights
-        h = policy_input(obs)
-        for i in range(self.LAYERS):
+        h = policy_input(obs, mask if self.mask_planes else None)
+        for i in range(self.layers):
             h = np.maximum(_conv3x3(h, w[f"trunk.{2 * i}.weight"], w[f"trunk.{2 * i}.bias"]), 0.0)
         n = h.shape[0]
         cell_w = w["cell_head.weight"].reshape(3, -1)
