@@ -285,12 +285,18 @@ ENGINE_MESSAGES: Final[tuple[tuple[str, str], ...]] = (
 _RULE_PREFIX: Final = re.compile(r"(?P<rule>R\d+(?:\.\d+)?): (?P<rest>.*)", re.DOTALL)
 
 
+def split_rule(text: str) -> tuple[str, str]:
+    """``"R5.2: e4 already holds a chip"`` as ``("R5.2: ", "e4 already holds a chip")``; a text with
+    no rule number as ``("", text)``. Rule numbers stay as they are in every language."""
+    match = _RULE_PREFIX.fullmatch(text)
+    return (match["rule"] + ": ", match["rest"]) if match else ("", text)
+
+
 def engine_message(text: str, lang: str | None = None) -> str:
     """An engine error (``"R5.2: e4 already holds a chip"`` or the message alone) in ``lang``,
     its rule number kept and card codes shown as symbols. A message the table does not know (a new
     one in the engine) comes back in English, rule number first, rather than not at all."""
-    match = _RULE_PREFIX.fullmatch(text)
-    rule, message = (match["rule"] + ": ", match["rest"]) if match else ("", text)
+    rule, message = split_rule(text)
     parts = engine_parts(message)
     if parts is None:
         return text

@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .i18n import N_, card_short, engine_parts, gettext_in
+from .i18n import N_, card_short, engine_parts, gettext_in, split_rule
 
 # ---------------------------------------------------------------------------- fairness checks
 
@@ -283,7 +283,6 @@ REASONS: Final[Mapping[str, str]] = {
     os.strerror(errno.ELOOP): N_("too many symbolic links"),
     os.strerror(errno.EIO): N_("an input/output error"),
 }
-_RULE_PREFIX: Final = re.compile(r"(?P<rule>R\d+(?:\.\d+)?): (?P<rest>.*)", re.DOTALL)
 #: What a replay names in the place of a rule when the stated result is wrong (``records.replay``).
 _RESULT: Final = "result: "
 #: Fields that are messages of their own, worded again inside the message that holds them.
@@ -316,8 +315,7 @@ def record_message(text: str, lang: str | None = None) -> str:
     an engine error or a fairness check's detail in ``lang``, rule number first as in English and
     card codes as symbols. A text no table knows comes back through the catalogue as a whole (it may
     be a message itself), else as it is."""
-    match = _RULE_PREFIX.fullmatch(text)
-    rule, message = (match["rule"] + ": ", match["rest"]) if match else ("", text)
+    rule, message = split_rule(text)
     parts = record_parts(message)
     if parts is None and message.startswith(_RESULT):  # a replay's "result" in the place of a rule
         message = message.removeprefix(_RESULT)

@@ -220,6 +220,17 @@ def advance(clients: dict[int, Client], pick: Callable[[list[int]], int] = lambd
     return True
 
 
+#: Server options that make post-game analysis jobs finish in a moment (tests of the analysis flow).
+FAST_ANALYSIS = [
+    "--limit",
+    "analysis_seconds=0.01",
+    "--limit",
+    "analysis_total=3",
+    "--limit",
+    "analysis_samples=2",
+]
+
+
 # ------------------------------------------------------------------------------------------- browser
 
 #: Debian's Chromium, driven by Playwright (its own browser download does not work here).

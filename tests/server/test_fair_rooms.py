@@ -20,16 +20,7 @@ from sequence_game.commands.verify import VERIFIED, verify_record
 from sequence_game.config import GameConfig
 from sequence_game.state import GameState
 
-from .conftest import Client, Server, advance
-
-FAST_ANALYSIS = [
-    "--limit",
-    "analysis_seconds=0.01",
-    "--limit",
-    "analysis_total=3",
-    "--limit",
-    "analysis_samples=2",
-]
+from .conftest import FAST_ANALYSIS, Client, Server, advance
 
 
 def playing(m: dict[str, Any]) -> bool:

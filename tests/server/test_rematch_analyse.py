@@ -14,19 +14,10 @@ from typing import Any
 
 import pytest
 
-from .conftest import Client, Server, advance
+from .conftest import FAST_ANALYSIS, Client, Server, advance
 from .test_browser import room_against_bots
 
 pytestmark = pytest.mark.browser
-
-FAST_ANALYSIS = [
-    "--limit",
-    "analysis_seconds=0.01",
-    "--limit",
-    "analysis_total=3",
-    "--limit",
-    "analysis_samples=2",
-]
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..analysis import GameAnalysis, MoveAnalysis
-from ..i18n import N_, _, ngettext
+from ..analysis.report import label_word
+from ..i18n import _, ngettext
 from .controller import SIDE_LETTERS, side_name
 
 #: Eight heights of bar: a chance of 0-12.5% draws the lowest, 87.5-100% the full block.
@@ -33,17 +34,6 @@ LABEL_STYLES = {
     "blunder": "bold #ff6b5f",
     "mistake": "bold #ffd75f",
 }
-#: Each label in words (the analysis names them in English; the screen in the player's language).
-LABEL_WORDS = {
-    "missed win": N_("missed win"),
-    "missed block": N_("missed block"),
-    "blunder": N_("blunder"),
-    "mistake": N_("mistake"),
-}
-
-
-def label_word(label: str) -> str:
-    return _(LABEL_WORDS[label]) if label in LABEL_WORDS else label
 
 
 def label_count(label: str, n: int) -> str:
