@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from typing import Any, Final, TypeVar
 
 import numpy as np
@@ -39,8 +40,10 @@ _F = TypeVar("_F")
 def _register_package_cache() -> None:
     """Numba keys a cached kernel to its own source file only, but the kernels of ``rollout`` and
     ``vector`` inline those of this module (its row offsets are compiled in as constants): after
-    a change here they would load stale machine code. So every kernel of this package is keyed to
-    the contents of all its modules (Numba's own cache locators, with that one stamp)."""
+    a change here they would load stale machine code. So a kernel is keyed to the contents of its
+    own module and of every module of this package that it imports, directly or not (Numba's own
+    cache locators, with that one stamp): editing one kernel module does not recompile the
+    others, editing this one recompiles them all."""
     try:
         from numba.core import caching
     except ImportError:  # pragma: no cover - a Numba without these classes: its own keys
@@ -49,17 +52,40 @@ def _register_package_cache() -> None:
     if not isinstance(locators, list):  # pragma: no cover
         return
     folder = os.path.dirname(os.path.abspath(__file__))
-    digest = hashlib.sha256()
-    for name in sorted(os.listdir(folder)):
+    sources: dict[str, bytes] = {}
+    for name in os.listdir(folder):
         if name.endswith(".py"):
             with open(os.path.join(folder, name), "rb") as source:
-                digest.update(name.encode() + b"\0" + source.read())
-    stamp = digest.hexdigest()
+                sources[name[:-3]] = source.read()
+    imports = re.compile(rb"^\s*from \.(\w*) import ([\w, ]+)", re.MULTILINE)
+
+    def stamp_of(module: str) -> str:
+        seen: set[str] = set()
+        todo = [module]
+        while todo:
+            name = todo.pop()
+            if name in seen or name not in sources:
+                continue
+            seen.add(name)
+            for found in imports.finditer(sources[name]):
+                if found.group(1):
+                    todo.append(found.group(1).decode())
+                else:  # from . import kernels as k
+                    todo.extend(part.split()[0] for part in found.group(2).decode().split(","))
+        digest = hashlib.sha256()
+        for name in sorted(seen):
+            digest.update(name.encode() + b"\0" + sources[name])
+        return digest.hexdigest()
+
+    stamps: dict[str, str] = {}
 
     def keyed(base: Any) -> Any:
         class PackageLocator(base):  # type: ignore[misc]
             def get_source_stamp(self) -> str:
-                return stamp
+                module = os.path.basename(self._py_file)[:-3]
+                if module not in stamps:
+                    stamps[module] = stamp_of(module)
+                return stamps[module]
 
             @classmethod
             def from_function(cls, py_func: Any, py_file: str) -> Any:
