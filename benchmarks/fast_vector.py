@@ -138,6 +138,7 @@ def main() -> int:
         "load_before": load_before,
         "load_after": os.getloadavg(),
         "cpus": os.cpu_count(),
+        "threading_layer": numba.threading_layer(),  # the threads' runtime (omp, tbb or workqueue)
     }
     print(json.dumps(summary, indent=1))
     return 0

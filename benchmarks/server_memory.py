@@ -6,7 +6,8 @@ disconnect and sweep calls the websocket handler makes) over a SQLite file, play
 two-seat games of random legal moves, evicts every finished room, and compares the process's
 memory after ``--warmup`` games with the memory after all of them:
 
-* VmRSS (what the operating system sees, after glibc's ``malloc_trim`` as the sweep does);
+* VmRSS (what the operating system sees, after a full collection and glibc's ``malloc_trim``,
+  as the server's sweep does: ``server/memory.py``);
 * ``tracemalloc`` (with ``--trace``): the Python allocations still alive, grouped by the line
   that made them, largest growth first; this is where a leak or a growing cache shows.
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import random
 import sys
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from sequence_game.server.limits import Limits
-from sequence_game.server.manager import RoomManager, release_memory
+from sequence_game.server.manager import RoomManager
 from sequence_game.server.protocol import CreateRoom, parse_message
 from sequence_game.server.seats import Connection
 from sequence_game.server.store import Store
@@ -74,8 +74,7 @@ async def evict_all(manager: RoomManager) -> None:
         if not manager.rooms:
             break
         await asyncio.sleep(0.01)
-    gc.collect()
-    release_memory()
+    manager.memory.release()  # as the server's sweep does once rooms left: collect, then trim
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -85,6 +84,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     limits = Limits(
         finished_seconds=0,
         nonce_seconds=0,
+        collect_seconds=0,
         sweep_seconds=3600,
         rooms_burst=10**9,
         rooms_per_minute=10**9,

@@ -168,7 +168,9 @@ class Postgres:
 class Server:
     """``sequence serve`` in a child process on loopback, limits opened for a load test."""
 
-    def __init__(self, db: str, bot_seconds: float, log: Path, workers: int = 1) -> None:
+    def __init__(
+        self, db: str, bot_seconds: float, log: Path, workers: int = 1, compression: str = "on"
+    ) -> None:
         self.port = free_port()
         limits = {
             "rooms_burst": 100_000,
@@ -178,6 +180,7 @@ class Server:
         }
         cmd = [sys.executable, "-m", "sequence_game", "serve", "--port", str(self.port), "--db", db]
         cmd += ["--bot-delay", "0", "--bot-seconds", str(bot_seconds), "--log-level", "warning"]
+        cmd += ["--ws-compression", compression]
         if workers > 1:
             cmd += ["--workers", str(workers)]
         self.workers = workers
@@ -331,6 +334,7 @@ async def evicted(server: Server, client: httpx.AsyncClient, left: int, wait: fl
             for key in ("rooms_loaded", "rooms_evicted", "rooms_alive"):
                 health[key] = sum(h[key] for h in seen.values())
             health["workers_seen"] = len(seen)
+            health["memory"] = [h.get("memory") for h in seen.values()]
         if health["rooms_loaded"] <= left or time.perf_counter() - waited > wait:
             return health
         await asyncio.sleep(0.5)
@@ -342,7 +346,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     postgres = Postgres(args.pg_durable) if args.postgres else None
     db = postgres.url if postgres else args.db or str(tmp / "load.db")
     try:
-        server = Server(db, args.bot_seconds, tmp / "server.log", args.workers)
+        server = Server(db, args.bot_seconds, tmp / "server.log", args.workers, args.ws_compression)
     except BaseException:
         if postgres:
             postgres.stop()
@@ -430,6 +434,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             out["room_objects_alive"] = health.get("rooms_alive")
             out["workers_seen"] = health.get("workers_seen", 1)
             out["rss_after_eviction_mb"] = server.rss_kb() / 1024
+            out["memory_release"] = health.get("memory")  # the sweep's collections and their pauses
             out["records_replayed"] = await check_records(server, client, tally)
     finally:
         for ws in idle:
@@ -482,6 +487,12 @@ def main() -> int:
         "--no-deflate",
         action="store_true",
         help="clients do not offer permessage-deflate (browsers do): measures the server without it",
+    )
+    p.add_argument(
+        "--ws-compression",
+        choices=("on", "off"),
+        default="on",
+        help="the server's --ws-compression: off declines the clients' permessage-deflate (default on)",
     )
     p.add_argument("--seconds", type=float, default=300, help="stop starting games after this (default 300)")
     p.add_argument("--evict-wait", type=float, default=60, help="wait this long for rooms to leave memory")

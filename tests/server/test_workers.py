@@ -75,6 +75,63 @@ def test_two_workers_share_a_room(postgres_url: str, tmp_path: Path) -> None:
         b.stop()
 
 
+def test_a_rooms_chat_rate_holds_across_workers(postgres_url: str, tmp_path: Path) -> None:
+    """The room's chat limit counts the lines of every worker: each worker folds in every line of
+    the room, wherever it was sent, and pays for it (a per-worker count let each worker take the
+    room's whole burst)."""
+    limits = ["room_chat_burst=4", "room_chat_rate=0.001"]
+    extra = ["--cluster", *(arg for limit in limits for arg in ("--limit", limit))]
+    a = Server(postgres_url, log=tmp_path / "ca.log", extra=extra).start()
+    b = Server(postgres_url, log=tmp_path / "cb.log", extra=extra).start()
+    try:
+        room = a.create_room(players=2, name="Ann")
+        code = room["code"]
+        ann = a.client(code, room["token"])
+        bob = b.client(code, b.join(code, 1, "Bob"))
+        said = []
+        for i in range(8):  # the two workers take turns, each line seen by the other before the next
+            sender, other = (ann, bob) if i % 2 == 0 else (bob, ann)
+            sender.send({"type": "chat", "text": f"line {i}"})
+            reply = sender.recv_until(lambda m: m["type"] in ("chat", "error"))
+            if reply["type"] == "error":
+                assert reply["code"] == "rate_limited", reply
+                continue
+            other.recv_until(lambda m, i=i: m["type"] == "chat" and m["chat"]["text"] == f"line {i}")
+            said.append(i)
+        assert said == [0, 1, 2, 3]
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_lobby_in_use_on_another_worker_does_not_expire(postgres_url: str, tmp_path: Path) -> None:
+    """A lobby loaded on one worker with nobody there, and its player (then only a spectator)
+    waiting on the other: the first worker's sweep used to delete the room from under them."""
+    limits = ["lobby_seconds=2", "sweep_seconds=0.2"]
+    extra = ["--cluster", *(arg for limit in limits for arg in ("--limit", limit))]
+    a = Server(postgres_url, log=tmp_path / "la.log", extra=extra).start()
+    b = Server(postgres_url, log=tmp_path / "lb.log", extra=extra).start()
+    try:
+        room = a.create_room(players=2, name="Ann")  # loaded, and owned, by worker a
+        code = room["code"]
+        ann = b.client(code, room["token"])  # Ann waits in the lobby on worker b
+        time.sleep(4)  # twice lobby_seconds: both workers swept many times
+        assert a.get(f"/api/rooms/{code}").status_code == 200
+        assert b.get(f"/api/rooms/{code}").status_code == 200
+        watcher = b.client(code)  # a spectator on worker b keeps it too, once Ann has left
+        ann.close()
+        time.sleep(3)
+        assert a.get(f"/api/rooms/{code}").status_code == 200
+        watcher.close()
+        deadline = time.monotonic() + 20  # once nobody is in it, it expires as before
+        while a.get(f"/api/rooms/{code}").status_code != 404:
+            assert time.monotonic() < deadline, "the empty lobby was never expired"
+            time.sleep(0.2)
+    finally:
+        a.stop()
+        b.stop()
+
+
 def test_a_killed_worker_hands_its_rooms_over(postgres_url: str, tmp_path: Path) -> None:
     a = Server(postgres_url, log=tmp_path / "ka.log", extra=["--cluster"]).start()
     b = Server(postgres_url, log=tmp_path / "kb.log", extra=["--cluster"]).start()

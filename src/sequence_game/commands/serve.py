@@ -68,6 +68,15 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--api-docs", action="store_true", help=_("serve /docs and /openapi.json (off by default)")
     )
+    p.add_argument(
+        "--ws-compression",
+        choices=("on", "off"),
+        default="on",
+        help=_(
+            "permessage-deflate on the websockets: less bandwidth, more CPU and about 50 KB a socket "
+            "(default %(default)s)"
+        ),
+    )
     p.add_argument("--log-level", default="info", help=_("uvicorn log level (default %(default)s)"))
     p.set_defaults(run=run)
 
@@ -107,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
         from ..server.app import create_app
         from ..server.store import Store, database_url
+        from ..server.ws_protocol import PROTOCOL
     except ImportError as exc:
         raise SystemExit(
             _("sequence serve needs the server extra: pip install 'sequence-game[server]' ({error})").format(
@@ -131,6 +141,9 @@ def run(args: argparse.Namespace) -> int:
         "ws_max_size": 64 * 1024,
         "ws_ping_interval": 20,
         "ws_ping_timeout": 20,
+        # browsers offer permessage-deflate; off, the server declines it (docs/server.md, Capacity)
+        "ws_per_message_deflate": args.ws_compression == "on",
+        "ws": PROTOCOL,  # uvicorn's own, freed when its connection is lost (server/ws_protocol.py)
     }
     if args.workers > 1:
         # uvicorn binds the socket once and spawns the workers, each building its app from an

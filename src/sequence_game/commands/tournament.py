@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             bot = parse_bot_spec(text, allow_oracle=True)  # a measurement: the table marks it
             bot.build()
             names.append(bot.label)
-    except ValueError as exc:
+    except (ValueError, ImportError) as exc:  # a bad spec, or a bot whose extra is not installed
         raise SystemExit(f"{PREFIX}{exc}") from None
     if args.time_per_move is not None and args.time_per_move <= 0:
         raise SystemExit(PREFIX + _("--time-per-move must be positive"))

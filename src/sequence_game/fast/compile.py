@@ -25,7 +25,8 @@ _lock = threading.RLock()  # a group's warm-up may need the engine's first
 
 def ensure_compiled(group: str = "engine", notice: TextIO | None = sys.stderr) -> float:
     """Compile (or load from the cache) the kernels of ``group`` (``"engine"``, ``"rollout"``,
-    ``"vector"``), once per process; the seconds it took.
+    ``"vector"``, ``"heuristic"``, and the others of ``_WARM_UPS``), once per process; the
+    seconds it took.
 
     If it takes longer than :data:`NOTICE_AFTER`, a line is written to ``notice`` (standard
     error by default; ``None`` for silence) saying why the wait.
@@ -141,4 +142,40 @@ def _warm_up_vector() -> None:
     encode_row_packed(rows[0], ivals, 1000, words[0], masks[0], scratch[0])
 
 
-_WARM_UPS: Final = {"engine": _warm_up, "rollout": _warm_up_rollout, "vector": _warm_up_vector}
+def _warm_up_pimc() -> None:
+    from .pimc import _candidate_values
+
+    row = np.empty((1, k.ROW), dtype=np.int32)
+    rng = np.array([k.seed_state(1)], dtype=np.uint64)
+    k.deal_random(row[0], rng, 0, 2, 2, np.empty(DECK_SIZE, dtype=np.int32))
+    plays = np.array([k.random_action(row[0], rng, 0)], dtype=np.int64)
+    _candidate_values(row, rng, plays, 0, 0, 10, 0.0, np.zeros((1, 1), dtype=np.float64))
+
+
+def _warm_up_heuristic() -> None:
+    from . import heuristic as h
+
+    row = np.empty(k.ROW, dtype=np.int32)
+    rng = np.array([k.seed_state(1)], dtype=np.uint64)
+    k.deal_random(row, rng, 0, 2, 2, np.empty(DECK_SIZE, dtype=np.int32))
+    iw, fw = h.new_work()
+    h.score_full(row, iw, fw)
+    h.score_lite(row, iw, fw)
+    h.choose(row, rng, 0)
+    h.choose_lite(row, rng, 0)
+    h.choose_with(row, rng, 0, iw, fw)
+    h.score_inferring(row, iw, fw)
+    h.choose_inferring(row, rng, 0)
+    h.inferring_playout(row.copy(), rng, 0, 10)
+    h.heuristic_playout(row.copy(), rng, 0, 10)
+    h.playout_with(row.copy(), rng, 0, 10, iw, fw)
+    h.lite_playout(row, rng, 0, 10)
+
+
+_WARM_UPS: Final = {
+    "engine": _warm_up,
+    "rollout": _warm_up_rollout,
+    "vector": _warm_up_vector,
+    "pimc": _warm_up_pimc,
+    "heuristic": _warm_up_heuristic,
+}

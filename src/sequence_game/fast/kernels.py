@@ -171,7 +171,7 @@ THROUGH: Final = np.full((NUM_CELLS, 20), -1, dtype=np.int64)
 for _cell, _windows in enumerate(LINES_THROUGH):
     THROUGH[_cell, : len(_windows)] = _windows
 #: Cells two windows share: two sequences of a side may share at most one (R3.3).
-SHARED: Final = np.array([[(a & b).bit_count() for b in LINES] for a in LINES], dtype=np.int64)
+SHARED: Final = np.array([[(a & b).bit_count() for b in LINES] for a in LINES], dtype=np.int8)
 CORNERS_IN: Final = np.array([sum(1 for c in w if LAYOUT[c] < 0) for w in WINDOW_CELLS], dtype=np.int64)
 
 
@@ -192,7 +192,31 @@ def _line_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 NUM_LINES: Final = 58
 LINE_OF, LINE_BIT, LINE_STARTS = _line_tables()
+
+
+def _window_lines() -> tuple[np.ndarray, np.ndarray]:
+    """Per window: the line it lies on and the bit of its first cell in that line's mask, so that
+    ``(mask >> start) & 31 == 31`` says whether a side holds all five of its cells."""
+    line_of = np.zeros(NUM_WINDOWS, dtype=np.int64)
+    start = np.zeros(NUM_WINDOWS, dtype=np.int64)
+    for w, cells in enumerate(WINDOW_CELLS):
+        d = next(d for d in range(4) if len({int(LINE_OF[c, d]) for c in cells}) == 1)
+        line_of[w] = LINE_OF[cells[0], d]
+        start[w] = min(LINE_BIT[c, d] for c in cells)
+    return line_of, start
+
+
+WIN_LINE, WIN_START = _window_lines()
 CARD_BIT: Final = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.int64)
+#: ``CARD_CELL[2 * card + k]``: the card's first (k = 0) or second cell; 0 for jacks (never read).
+CARD_CELL: Final = np.array(
+    [max(cells[card], 0) for card in range(NUM_CARDS) for cells in (CELL_A, CELL_B)], dtype=np.int64
+)
+#: The other cell of the same card (R1.1: every normal card has two); -1 for the corners.
+PARTNER: Final = np.array(
+    [-1 if LAYOUT[c] < 0 else int(CELL_A[LAYOUT[c]] + CELL_B[LAYOUT[c]] - c) for c in range(NUM_CELLS)],
+    dtype=np.int64,
+)
 IS_CORNER: Final = np.array([1 if LAYOUT[c] < 0 else 0 for c in range(NUM_CELLS)], dtype=np.int64)
 
 # ------------------------------------------------------------- row layout
@@ -252,6 +276,36 @@ DCOUNT_AT: Final = np.array(
     [[O_DCOUNT + (seat % max(sides, 1)) * COLUMNS for seat in range(MAX_PLAYERS)] for sides in range(4)],
     dtype=np.int64,
 )
+#: The side of a seat (R2), ``SIDE_OF[sides, seat]``: a look-up instead of a division every turn.
+SIDE_OF: Final = np.array(
+    [[seat % max(sides, 1) for seat in range(MAX_PLAYERS)] for sides in range(4)], dtype=np.int64
+)
+
+
+def _empty_row() -> np.ndarray:
+    """The row of an empty board before the deal: every cell open and in the list of open cells,
+    the corners in every side's line masks (R1.1), two open cells per normal card; :func:`deal`
+    starts from a copy."""
+    s = np.zeros(ROW, dtype=np.int32)
+    s[O_OWNER : O_OWNER + NUM_CELLS] = -1
+    for c in range(NUM_CELLS):
+        if IS_CORNER[c]:
+            for side in range(MAX_SIDES):
+                for d in range(4):
+                    s[O_LINES + side * NUM_LINES + LINE_OF[c, d]] |= 1 << LINE_BIT[c, d]
+    for card in range(NUM_CARDS):
+        s[O_OPEN + card] = 2 if KIND[card] == 0 else 0
+    n = 0
+    for c in range(NUM_CELLS):
+        if IS_CORNER[c] == 0:
+            s[O_FREE + n] = c
+            s[O_FREE_AT + c] = n
+            n += 1
+    s[I_NFREE] = n
+    return s
+
+
+EMPTY_ROW: Final = _empty_row()
 
 # ------------------------------------------------------------------ random
 
@@ -269,6 +323,15 @@ def seed_state(seed: int) -> np.uint64:
 
 
 @inline_kernel
+def index(value: int) -> int:
+    """``value`` (a card, cell, seat or small count: 0-255) as an unsigned byte, so that the
+    compiler knows it is not negative and drops the negative-index fix-up (Python's ``a[-1]``)
+    from every index computed from it: on the hot path of a turn that took a quarter of its
+    time (``benchmarks/fast_vs_c.py``)."""
+    return int(np.uint8(value))
+
+
+@inline_kernel
 def below(rs: np.ndarray, g: int, n: int) -> int:
     """A uniform int in ``[0, n)`` from xorshift64* state ``rs[g]``."""
     x = rs[g]
@@ -277,7 +340,8 @@ def below(rs: np.ndarray, g: int, n: int) -> int:
     x ^= x >> np.uint64(27)
     rs[g] = x
     y = x * np.uint64(0x2545F4914F6CDD1D)
-    return int(((y >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    # in int64, not uint64: Numba would compare a uint64 with the caller's int64 counts as floats
+    return int((np.int64(y >> np.uint64(32)) * n) >> 32)
 
 
 # -------------------------------------------------------------- the deal
@@ -286,19 +350,8 @@ def below(rs: np.ndarray, g: int, n: int) -> int:
 @kernel
 def deal(s: np.ndarray, players: int, sides: int, dealer: int, deck: np.ndarray) -> None:
     """Start a game from ``deck`` (top card first) dealt from ``dealer`` (R4.2, R4.3)."""
-    s[:] = 0
-    s[O_OWNER : O_OWNER + NUM_CELLS] = -1
-    for side in range(MAX_SIDES):
-        _set_corners(s, side)
-    for card in range(NUM_CARDS):
-        s[O_OPEN + card] = 2 if KIND[card] == 0 else 0
-    n = 0
-    for c in range(NUM_CELLS):
-        if IS_CORNER[c] == 0:
-            s[O_FREE + n] = c
-            s[O_FREE_AT + c] = n
-            n += 1
-    s[I_NFREE] = n
+    for i in range(ROW):  # a loop, not a slice copy: that would need Numba's runtime
+        s[i] = EMPTY_ROW[i]
     for i in range(DECK_SIZE):
         s[O_DECK + i] = deck[DECK_SIZE - 1 - i]
     s[I_DECKLEN] = DECK_SIZE
@@ -310,12 +363,14 @@ def deal(s: np.ndarray, players: int, sides: int, dealer: int, deck: np.ndarray)
     s[I_LAST_ACTION] = -1
     s[I_LAST_CELL] = -1
     first = (dealer + 1) % players
-    for i in range(HAND_SIZES[players] * players):
-        seat = (first + i) % players
-        n = s[I_DECKLEN] - 1
-        s[I_DECKLEN] = n
+    seat = first
+    n = DECK_SIZE
+    for _ in range(HAND_SIZES[players] * players):
+        n -= 1
         s[O_HAND + seat * MAX_HAND + s[O_HLEN + seat]] = s[O_DECK + n]
         s[O_HLEN + seat] += 1
+        seat = seat + 1 if seat + 1 < players else 0
+    s[I_DECKLEN] = n
     s[I_SEAT] = first
 
 
@@ -489,54 +544,52 @@ def is_dead(s: np.ndarray, card: int) -> bool:
 
 @kernel
 def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
-    """Write the legal actions of the seat to play into ``mask`` (0/1 over ``NUM_ACTIONS``); their count."""
+    """Write the legal actions of the seat to play into ``mask`` (0/1 over ``NUM_ACTIONS``); their count.
+
+    As :func:`random_action`, the pass over the hand has no branch that depends on the cards;
+    the jacks' targets come from the lists of open cells and of removable chips."""
     mask[:] = 0
     if s[I_END] != END_NONE:
         return 0
-    seat = s[I_SEAT]
-    side = seat % s[I_SIDES]
+    seat = index(s[I_SEAT])
+    sides = s[I_SIDES]
+    side = SIDE_OF[index(sides), seat]
     base = O_HAND + seat * MAX_HAND
     h = s[O_HLEN + seat]
-    wild = False
-    remove = False
-    plays = 0
+    jacks = 0  # KIND bits, as in random_action
     for i in range(h):
-        card = s[base + i]
-        k = KIND[card]
-        if k == 0:
-            a = CELL_A[card]
-            b = CELL_B[card]
-            if s[O_OWNER + a] < 0 and mask[a] == 0:
-                mask[a] = 1
-                plays += 1
-            if s[O_OWNER + b] < 0 and mask[b] == 0:
-                mask[b] = 1
-                plays += 1
-        elif k == 1:
-            wild = True
-        else:
-            remove = True
-    if wild:
-        for c in range(NUM_CELLS):
-            if IS_CORNER[c] == 0 and s[O_OWNER + c] < 0:
-                mask[WILD + c] = 1
-                plays += 1
-    if remove:
-        for c in range(NUM_CELLS):
-            o = s[O_OWNER + c]
-            if o >= 0 and o != side and s[O_LOCKED + c] == 0:
-                mask[REMOVE + c] = 1
-                plays += 1
+        card = index(s[base + i])
+        normal = KIND[card] == 0
+        jacks |= KIND[card]
+        a = index(CARD_CELL[2 * card])
+        b = index(CARD_CELL[2 * card + 1])
+        mask[a] |= normal & (s[O_OWNER + a] < 0)
+        mask[b] |= normal & (s[O_OWNER + b] < 0)
+    plays = 0
+    for c in range(NUM_CELLS):
+        plays += mask[c]
+    if jacks & 1:
+        n = s[I_NFREE]
+        for i in range(n):
+            mask[WILD + index(s[O_FREE + i])] = 1
+        plays += n
+    if jacks & 2:
+        for o in range(sides):
+            if o != side:
+                n = s[O_NUNLOCKED + o]
+                for i in range(n):
+                    mask[REMOVE + index(s[O_UNLOCKED + o * PLAYABLE_CELLS + i])] = 1
+                plays += n
     total = plays
     if s[I_DEAD_DONE] == 0:
         for i in range(h):
-            card = s[base + i]
+            card = index(s[base + i])
             if is_dead(s, card) and mask[DEAD + card] == 0:
                 mask[DEAD + card] = 1
                 total += 1
     if plays == 0:  # R5.5: nothing to play, so any card may be discarded
         for i in range(h):
-            card = s[base + i]
+            card = index(s[base + i])
             if mask[DISCARD + card] == 0:
                 mask[DISCARD + card] = 1
                 total += 1
@@ -546,9 +599,9 @@ def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
 @inline_kernel
 def _list_del(s: np.ndarray, items: int, at: int, count: int, cell: int) -> None:
     """Swap-remove ``cell`` from the list at ``items`` (positions at ``at``, length in ``s[count]``)."""
-    i = s[at + cell]
-    n = s[count] - 1
-    last = s[items + n]
+    i = index(s[at + cell])
+    n = index(s[count] - 1)
+    last = index(s[items + n])
     s[items + i] = last
     s[at + last] = i
     s[count] = n
@@ -556,27 +609,31 @@ def _list_del(s: np.ndarray, items: int, at: int, count: int, cell: int) -> None
 
 @inline_kernel
 def _list_add(s: np.ndarray, items: int, at: int, count: int, cell: int) -> None:
-    n = s[count]
+    n = index(s[count])
     s[items + n] = cell
     s[at + cell] = n
     s[count] = n + 1
 
 
 @inline_kernel
-def _take(s: np.ndarray, seat: int, card: int) -> None:
-    """Move ``card`` from the seat's hand to the face-up discards (R5.2)."""
-    base = O_HAND + seat * MAX_HAND
-    h = s[O_HLEN + seat] - 1
-    for i in range(h + 1):
-        if s[base + i] == card:
-            s[base + i] = s[base + h]
-            break
+def _take(s: np.ndarray, seat: int, side: int, card: int) -> None:
+    """Move ``card`` (its first copy) from the seat's hand to the face-up discards (R5.2).
+
+    The search looks at every card of the hand, from the last, instead of stopping at the first
+    copy: where the card sits is random, so an early exit was a mispredicted branch a turn."""
+    hand = s[O_HAND + seat * MAX_HAND : O_HAND + (seat + 1) * MAX_HAND]
+    h = index(s[O_HLEN + seat] - 1)
+    at = 0
+    for i in range(h, -1, -1):
+        if hand[i] == card:
+            at = i
+    hand[at] = hand[h]
     s[O_HLEN + seat] = h
-    d = s[I_DISCLEN]
+    d = index(s[I_DISCLEN])
     s[O_DISC + d] = card
     s[O_DSEAT + d] = seat
     s[I_DISCLEN] = d + 1
-    s[DCOUNT_AT[s[I_SIDES], seat] + card] += 1
+    s[O_DCOUNT + side * COLUMNS + card] += 1
     s[O_DCOUNT + 3 * COLUMNS + card] += 1
 
 
@@ -615,9 +672,9 @@ def _draw(s: np.ndarray, rs: np.ndarray, g: int, seat: int) -> None:
         _reshuffle(s, rs, g)
         if s[I_DECKLEN] == 0:
             return  # every card is in a hand: nothing to draw
-    n = s[I_DECKLEN] - 1
+    n = index(s[I_DECKLEN] - 1)
     s[I_DECKLEN] = n
-    h = s[O_HLEN + seat]
+    h = index(s[O_HLEN + seat])
     s[O_HAND + seat * MAX_HAND + h] = s[O_DECK + n]
     s[O_HLEN + seat] = h + 1
 
@@ -657,16 +714,13 @@ def _end_turn(s: np.ndarray, rs: np.ndarray, g: int, seat: int) -> None:
 def _declare(s: np.ndarray, side: int, cell: int) -> None:
     """Declare the new sequences through ``cell`` that R3.3 allows, choosing as R3.4 says."""
     seqs = O_SEQ + side * MAX_SEQS
+    lines = O_LINES + side * NUM_LINES
     nseq = s[O_NSEQ + side]
     allowed = s[O_SCRATCH : O_SCRATCH + 20]
     na = 0
     for k in range(THROUGH_N[cell]):
         w = THROUGH[cell, k]
-        full = CORNERS_IN[w]  # the rare path: count the window's chips
-        for m in range(5):
-            if s[O_OWNER + WIN_CELLS[w, m]] == side:
-                full += 1
-        if full == 5:
+        if (s[lines + WIN_LINE[w]] >> WIN_START[w]) & 31 == 31:  # the side's chips or corners
             ok = True
             for j in range(nseq):
                 if SHARED[w, s[seqs + j]] > 1:
@@ -720,24 +774,23 @@ def _declare(s: np.ndarray, side: int, cell: int) -> None:
 @inline_kernel
 def apply(s: np.ndarray, rs: np.ndarray, g: int, action: int) -> None:
     """Apply an action known to be legal for the seat to play (the trusted path)."""
-    seat = s[I_SEAT]
+    seat = index(s[I_SEAT])
+    side = index(SIDE_OF[index(s[I_SIDES]), seat])
     s[I_LAST_ACTION] = action
     logged = s[I_LOGGED]
     at = O_LOG + 2 * (logged & (LOG_SIZE - 1))
     s[at] = seat
     s[at + 1] = action
     s[I_LOGGED] = logged + 1
-    if action < DEAD:
-        s[I_LAST_CELL] = action % NUM_CELLS
     if action < REMOVE:
         if action < WILD:
-            cell = action
-            card = LAYOUT_A[cell]
+            cell = index(action)
+            card = index(LAYOUT_A[cell])
         else:
-            cell = action - WILD
+            cell = index(action - WILD)
             card = JD if _holds(s, seat, JD) else JC
-        _take(s, seat, card)
-        side = seat % s[I_SIDES]
+        s[I_LAST_CELL] = cell
+        _take(s, seat, side, card)
         s[O_OWNER + cell] = side
         s[O_OPEN + LAYOUT_A[cell]] -= 1
         _list_del(s, O_FREE, O_FREE_AT, I_NFREE, cell)
@@ -747,7 +800,7 @@ def apply(s: np.ndarray, rs: np.ndarray, g: int, action: int) -> None:
         lines = O_LINES + side * NUM_LINES
         full = False
         for d in range(4):  # five in a row through the cell: a window starting at a bit of STARTS
-            at = lines + LINE_OF[cell, d]
+            at = lines + index(LINE_OF[cell, d])
             m = s[at] | (1 << LINE_BIT[cell, d])
             s[at] = m
             if m & (m >> 1) & (m >> 2) & (m >> 3) & (m >> 4) & LINE_STARTS[cell, d]:
@@ -759,10 +812,11 @@ def apply(s: np.ndarray, rs: np.ndarray, g: int, action: int) -> None:
                 return
         _end_turn(s, rs, g, seat)
     elif action < DEAD:
-        cell = action - REMOVE
+        cell = index(action - REMOVE)
+        s[I_LAST_CELL] = cell
         card = JS if _holds(s, seat, JS) else JH
-        _take(s, seat, card)
-        owner = s[O_OWNER + cell]
+        _take(s, seat, side, card)
+        owner = index(s[O_OWNER + cell])
         s[O_OWNER + cell] = -1
         s[O_OPEN + LAYOUT_A[cell]] += 1
         _list_add(s, O_FREE, O_FREE_AT, I_NFREE, cell)
@@ -771,15 +825,15 @@ def apply(s: np.ndarray, rs: np.ndarray, g: int, action: int) -> None:
         s[I_OCCUPIED] -= 1
         lines = O_LINES + owner * NUM_LINES
         for d in range(4):
-            s[lines + LINE_OF[cell, d]] &= ~(1 << LINE_BIT[cell, d])
+            s[lines + index(LINE_OF[cell, d])] &= ~(1 << LINE_BIT[cell, d])
         s[I_STUCK] = 0
         _end_turn(s, rs, g, seat)
     elif action < DISCARD:
-        _take(s, seat, action - DEAD)
+        _take(s, seat, side, index(action - DEAD))
         s[I_DEAD_DONE] = 1
         _draw(s, rs, g, seat)  # the replacement (R5.1)
     elif action < DRAW:
-        _take(s, seat, action - DISCARD)
+        _take(s, seat, side, index(action - DISCARD))
         s[I_STUCK] += 1  # R5.5
         _end_turn(s, rs, g, seat)
 
@@ -788,45 +842,44 @@ def apply(s: np.ndarray, rs: np.ndarray, g: int, action: int) -> None:
 def random_action(s: np.ndarray, rs: np.ndarray, g: int) -> int:
     """A random legal action of the seat to play: a dead card is always exchanged first when
     allowed (as ``GameState.random_action``); otherwise every distinct legal action is equally
-    likely. -1 when the game is over. One pass over the hand: the hot loop of playouts."""
+    likely. -1 when the game is over. One pass over the hand: the hot loop of playouts.
+
+    The pass has no branch that depends on the cards (a mispredicted branch per card cost more
+    than the rest of the turn): both cells of every card (as ``2 * card`` and ``2 * card + 1``,
+    see :data:`CARD_CELL`) are written to the scratch list and only the count moves on, by the
+    card's open cells if it is the first copy in the hand (a second copy adds no action); a card
+    with one open cell leaves its first cell there, which the choice below swaps for its
+    partner if taken."""
     if s[I_END] != END_NONE:
         return -1
-    seat = s[I_SEAT]
-    sides = s[I_SIDES]
-    side = seat % sides
+    seat = index(s[I_SEAT])
     base = O_HAND + seat * MAX_HAND
     h = s[O_HLEN + seat]
-    dead_done = s[I_DEAD_DONE]
     ncell = 0
     seen = 0
-    wild = False
-    remove = False
+    dead = False  # a dead card in hand (R5.1)
+    jacks = 0  # KIND bits: 1 a two-eyed jack in hand, 2 a one-eyed jack
     for i in range(h):
-        card = s[base + i]
-        bit = CARD_BIT[card]
-        if seen & bit:
-            continue  # the second copy of a card adds no action
-        seen |= bit
+        card = index(s[base + i])
+        fresh = 1 - ((seen >> card) & 1)
+        seen |= 1 << card
         kind = KIND[card]
-        if kind == 0:
-            n_open = s[O_OPEN + card]
-            if n_open == 2:
-                s[O_SCRATCH + ncell] = CELL_A[card]
-                s[O_SCRATCH + ncell + 1] = CELL_B[card]
-                ncell += 2
-            elif n_open == 1:
-                a = CELL_A[card]
-                s[O_SCRATCH + ncell] = a if s[O_OWNER + a] < 0 else CELL_B[card]
-                ncell += 1
-            elif dead_done == 0:
+        n_open = index(s[O_OPEN + card])
+        s[O_SCRATCH + index(ncell)] = 2 * card
+        s[O_SCRATCH + index(ncell) + 1] = 2 * card + 1
+        ncell += fresh * n_open
+        jacks |= kind
+        dead |= (n_open == 0) & (kind == 0)
+    if dead and s[I_DEAD_DONE] == 0:  # the first dead card in hand order
+        for i in range(h):
+            card = s[base + i]
+            if KIND[card] == 0 and s[O_OPEN + card] == 0:
                 return int(DEAD + card)
-        elif kind == 1:
-            wild = True
-        else:
-            remove = True
-    nfree = s[I_NFREE] if wild else 0
+    nfree = s[I_NFREE] if jacks & 1 else 0
+    sides = s[I_SIDES]
+    side = SIDE_OF[sides, seat]
     ntarget = 0
-    if remove:
+    if jacks & 2:
         for o in range(sides):
             if o != side:
                 ntarget += s[O_NUNLOCKED + o]
@@ -834,13 +887,14 @@ def random_action(s: np.ndarray, rs: np.ndarray, g: int) -> int:
     if total == 0:  # R5.5: discard any card (distinct cards equally likely)
         r = below(rs, g, _popcount(seen))
         for card in range(NUM_CARDS):
-            if seen & CARD_BIT[card]:
+            if (seen >> card) & 1:
                 if r == 0:
                     return DISCARD + card
                 r -= 1
     r = below(rs, g, total)
     if r < ncell:
-        return int(s[O_SCRATCH + r])
+        cell = index(CARD_CELL[index(s[O_SCRATCH + r])])
+        return int(cell if s[O_OWNER + cell] < 0 else PARTNER[cell])
     r -= ncell
     if r < nfree:
         return int(WILD + s[O_FREE + r])

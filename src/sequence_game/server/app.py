@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..board import LAYOUT
-from ..bots import BOTS
+from ..bots import available_bots
 from ..cards import card_name
 from ..i18n import N_
 from ..records import MAX_RECORD_BYTES, RecordError, load, parse_record
@@ -83,6 +83,7 @@ def create_app(
         if migrate:
             store.migrate()
         manager.start()
+        manager.memory.settle()  # the start's objects leave the collector's reach (.memory)
         yield
         await analyses.close()
         await manager.shutdown()
@@ -154,6 +155,7 @@ def create_app(
             "rooms_alive": len(manager.alive),
             "pid": os.getpid(),
             "rooms_owned": len(manager.cluster.owned) if manager.cluster else None,
+            "memory": manager.memory.stats(),
         }
 
     @app.get("/api/board")
@@ -163,7 +165,7 @@ def create_app(
 
     @app.get("/api/bots")
     async def bots() -> dict[str, list[str]]:
-        return {"bots": list(BOTS)}
+        return {"bots": list(available_bots())}
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:

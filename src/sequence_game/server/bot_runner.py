@@ -27,7 +27,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..actions import DEAD, DISCARD, DRAW
-from ..bots import BOTS, Limit, make_bot
+from ..bots import Limit, available_bots, make_bot
 from ..views import PlayerView
 from .children import BOT_NICE, leave_with_parent
 
@@ -88,7 +88,7 @@ class BotRunner:
 
         ``spent``: the room's thinking so far. ``seconds``: a fixed budget instead of the server's
         (hints). A failing or overrunning bot, or a room over its budget, gets :func:`instant_action`."""
-        if level not in BOTS:
+        if level not in available_bots():
             level = "random"
         left = self.room_budget - spent
         if level in INSTANT or left <= 0:

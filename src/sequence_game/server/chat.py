@@ -1,7 +1,10 @@
 """Table chat: who may say what, how often, and who hears it.
 
 One socket may send ``chat_burst`` lines at once and then ``chat_rate`` a second; a whole room
-``room_chat_burst`` and ``room_chat_rate``; a room stores ``room_chat_lines`` at most. A player can
+``room_chat_burst`` and ``room_chat_rate``; a room stores ``room_chat_lines`` at most. The room's
+rate is charged when a line is folded in, which every worker with the room loaded does for every
+line, wherever it was sent, so it holds across workers (two workers admitting a line in the same
+instant may each let one through; the next lines then wait for both). A player can
 mute another seat: that seat's lines are no longer sent to them (the line is still stored, so the
 host can read it if table talk is called, R6.1).
 """
@@ -35,8 +38,6 @@ def admit(room: Room, conn: Connection, limits: Limits) -> None:
         )
     if conn.chat_bucket is None:
         conn.chat_bucket = TokenBucket(limits.chat_rate, limits.chat_burst)
-    if room.chat_bucket is None:
-        room.chat_bucket = TokenBucket(limits.room_chat_rate, limits.room_chat_burst)
     if not conn.chat_bucket.take():
         if limits.chat_rate > 0:
             raise ProtocolError(
@@ -49,8 +50,20 @@ def admit(room: Room, conn: Connection, limits: Limits) -> None:
             N_("slow down: at most {burst} lines at once"),
             params={"burst": limits.chat_burst},
         )
-    if not room.chat_bucket.take():
+    if not _room_bucket(room, limits).ready():  # spent by ``charge`` when the line is folded in
         raise ProtocolError("rate_limited", N_("this table is chatting too fast; wait a moment"))
+
+
+def charge(room: Room, limits: Limits) -> None:
+    """A chat line was committed (here or by another worker, which every worker folds in):
+    the room's rate counts it, so the room's limit holds across workers."""
+    _room_bucket(room, limits).spend()
+
+
+def _room_bucket(room: Room, limits: Limits) -> TokenBucket:
+    if room.chat_bucket is None:
+        room.chat_bucket = TokenBucket(limits.room_chat_rate, limits.room_chat_burst)
+    return room.chat_bucket
 
 
 def muted_by(room: Room, conn: Connection) -> set[int]:

@@ -68,6 +68,8 @@ class Cluster:
         for every room, instead of a ``pg_try_advisory_lock`` round trip per room not owned here)."""
         self.seen_elsewhere: set[tuple[int, int]] = set()
         """(room key, seat) another worker had a socket on at the last :meth:`presence_elsewhere`."""
+        self.used_elsewhere: set[int] = set()
+        """Room keys owned by, or with a seat connected to, another worker at the last tick."""
         self._session: Any = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -146,7 +148,13 @@ class Cluster:
         )
         self.held_elsewhere = {int(r[1]) for r in rows if r[2] == 1}
         self.seen_elsewhere = {(int(r[0]), int(r[1])) for r in rows if r[2] == 2}
+        self.used_elsewhere = self.held_elsewhere | {key for key, _ in self.seen_elsewhere}
         return set(self.seen_elsewhere)
+
+    def in_use_elsewhere(self, code: str) -> bool:
+        """Whether another worker had the room loaded (owned) or a socket on one of its seats at
+        the last tick: a lobby this worker sees as empty may not be, so it is not expired here."""
+        return room_key(code) in self.used_elsewhere
 
     def mark_connected(self, code: str, info: dict[str, Any]) -> dict[str, Any]:
         """``info`` (a room's public form) with ``connected`` also true for the seats another
@@ -197,6 +205,14 @@ class Cluster:
             self.present.clear()
 
 
+SPECTATORS = 0xFFFF
+"""The presence "seat" of a room's spectators: a worker with any spectator socket in a room holds
+it too, so a lobby watched only from another worker is not expired under its watchers."""
+
+
 def local_presence(rooms: dict[str, Room]) -> set[tuple[str, int]]:
-    """(code, seat) for every seat this worker has at least one socket on."""
-    return {(code, s.index) for code, room in rooms.items() for s in room.seats if s.connections > 0}
+    """(code, seat) for every seat this worker has at least one socket on, and (code,
+    :data:`SPECTATORS`) for every room it has a spectator's socket in."""
+    seated = {(code, s.index) for code, room in rooms.items() for s in room.seats if s.connections > 0}
+    watched = {(code, SPECTATORS) for code, room in rooms.items() if any(c.seat is None for c in room.conns)}
+    return seated | watched

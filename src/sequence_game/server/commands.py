@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from ..bots import BOTS
+from ..bots import available_bots
 from ..cards import parse_card
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalActionError
@@ -211,11 +211,11 @@ async def on_bot(table: Table, room: Room, conn: Connection, msg: SetBot) -> Non
             raise ProtocolError("bad_seat", N_("seat {seat} holds no bot"), params={"seat": msg.seat})
         data: dict[str, Any] = {"seat": msg.seat, "kind": "empty"}
     else:
-        if msg.level not in BOTS:
+        if msg.level not in available_bots():
             raise ProtocolError(
                 "bad_bot",
                 N_("unknown bot {bot}; choose from {bots}"),
-                params={"bot": msg.level, "bots": ", ".join(BOTS)},
+                params={"bot": msg.level, "bots": ", ".join(available_bots())},
             )
         if current.kind == "human":
             raise ProtocolError(

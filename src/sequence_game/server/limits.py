@@ -6,6 +6,9 @@ can set them; the defaults are sized for people playing, not for scripts.
 >>> bucket = TokenBucket(rate=1.0, burst=2, now=0.0)
 >>> [bucket.take(now=0.0), bucket.take(now=0.0), bucket.take(now=0.0), bucket.take(now=1.0)]
 [True, True, False, True]
+>>> bucket.spend(now=1.0)  # paid for an event admitted elsewhere: the next one waits longer
+>>> [bucket.ready(now=2.0), bucket.ready(now=3.0)]
+[False, True]
 """
 
 from __future__ import annotations
@@ -34,6 +37,18 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+    def ready(self, now: float | None = None) -> bool:
+        """Whether a token is there, without spending it (see :meth:`spend`)."""
+        now = time.monotonic() if now is None else now
+        return self.tokens + (now - self.stamp) * self.rate >= 1.0
+
+    def spend(self, now: float | None = None) -> None:
+        """Spend a token even when none is left (down to ``-burst``): an event admitted
+        elsewhere (another worker) is paid for by waiting longer here."""
+        now = time.monotonic() if now is None else now
+        self.tokens = max(-self.burst, min(self.burst, self.tokens + (now - self.stamp) * self.rate) - 1.0)
+        self.stamp = now
 
     def full(self, now: float | None = None) -> bool:
         """Refilled to the brim: forgetting this bucket would change nothing."""
@@ -68,6 +83,9 @@ class Limits:
     """A room never started, with nobody connected, is deleted this long after it was created."""
     sweep_seconds: float = 5.0
     """How often rooms are checked for eviction and expiry."""
+    collect_seconds: float = 60.0
+    """A full garbage collection after rooms left memory at most this often (it walks every live
+    object: a pause of about 1 ms per 1,000 of them; ``server/memory.py``)."""
     room_bot_seconds: float = 900.0
     """Bot thinking one room may use in all; past it its bots play at once (a random legal move)."""
     bot_workers: int = 1

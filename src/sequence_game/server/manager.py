@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import ctypes.util
 import hmac
 import logging
 import random
 import secrets
-import sys
 import time
 import weakref
 from collections.abc import Callable
@@ -28,11 +25,12 @@ from sqlalchemy.exc import IntegrityError
 
 from ..actions import DEAD, DISCARD, DRAW
 from ..board import LAYOUT
-from ..bots import BOTS, LEVELS
+from ..bots import LEVELS, available_bots
 from ..cards import card_name, is_one_eyed, is_two_eyed, parse_card
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalActionError
 from ..i18n import N_
+from ..state import GameState
 from . import chat, clocks, events
 from .bot_runner import BotRunner
 from .cluster import TICK, Cluster, local_presence, room_key
@@ -41,6 +39,7 @@ from .eviction import evictable, expired
 from .fair_rooms import seed_event
 from .fanout import SeatViews, encode
 from .limits import Limits, TokenBucket
+from .memory import MemoryKeeper
 from .protocol import (
     CreateRoom,
     Hello,
@@ -105,6 +104,8 @@ class RoomManager:
         self._ticker: asyncio.Task[None] | None = None
         self.evicted = 0
         """Rooms dropped from memory so far (for ``/health`` and the load test)."""
+        self.memory = MemoryKeeper(self.limits.collect_seconds)
+        """Frees closed sockets and evicted rooms after a sweep (:mod:`.memory`)."""
         self.alive: weakref.WeakSet[Room] = weakref.WeakSet()
         """Every room object not yet freed: after eviction it should empty (no leak holds them)."""
         self._hinting: set[tuple[str, int]] = set()
@@ -136,11 +137,11 @@ class RoomManager:
                 "R2.1",
                 params={"seat": body.seat, "players": cfg.players},
             )
-        if body.against is not None and body.against not in BOTS:
+        if body.against is not None and body.against not in available_bots():
             raise ProtocolError(
                 "bad_bot",
                 N_("unknown bot {bot}; choose from {bots}"),
-                params={"bot": body.against, "bots": ", ".join(BOTS)},
+                params={"bot": body.against, "bots": ", ".join(available_bots())},
             )
         bucket = self._creators.get(client)
         if bucket is None:
@@ -374,23 +375,27 @@ class RoomManager:
         """Evict quiet rooms from memory and delete expired lobbies; returns (evicted, deleted)."""
         now, wall = time.monotonic(), time.time()
         evicted = deleted = 0
+        # with several workers, a lobby empty here may have people (or its owner) on another worker
+        elsewhere = self.cluster.in_use_elsewhere if self.cluster is not None else None
         for room in list(self.rooms.values()):
-            if expired(room, self.limits, wall):
+            if expired(room, self.limits, wall) and not (elsewhere and elsewhere(room.code)):
                 if await self._evict(room, lambda r: expired(r, self.limits, time.time())):
                     self.store.delete_room(room.code)
                     deleted += 1
             elif evictable(room, self.limits, now):
                 evicted += await self._evict(room, lambda r: evictable(r, self.limits, time.monotonic()))
+        if evicted or deleted:  # before the next await: once /health says a room left, it is freed
+            self.memory.release()
+        else:
+            self.memory.tick()
         async with self._load_lock:  # no room may be loaded while its row is deleted
             gone = await asyncio.to_thread(
-                self.store.expire_lobbies, wall - self.limits.lobby_seconds, set(self.rooms)
+                self.store.expire_lobbies, wall - self.limits.lobby_seconds, set(self.rooms), elsewhere
             )
         deleted += len(gone)
         for client, bucket in list(self._creators.items()):
             if bucket.full():
                 del self._creators[client]
-        if evicted or deleted:
-            release_memory()
         return evicted, deleted
 
     async def _evict(self, room: Room, still: Callable[[Room], bool]) -> bool:
@@ -419,11 +424,13 @@ class RoomManager:
         room_fields: dict[str, Any] | None = None,
         seat_changed: int | None = None,
         game_change: bool = False,
+        after: GameState | None = None,
     ) -> dict[str, Any]:
         """Store the event, then fold it in and tell everyone. Caller holds ``room.lock``.
 
         ``game_change``: the event moves the game on, so the bots are woken and the turn timer is
-        armed before the message goes out, which then carries the new deadline."""
+        armed before the message goes out, which then carries the new deadline. ``after``: the game
+        as an ``action`` leaves it, when the caller has already tried it (saves a copy and a move)."""
         if kind in ("start", "action", "rule") and clocks.rules_of(room) is not None:
             now = time.time()  # the clocks as this event leaves them, stored with it (restarts keep them)
             data["clock"] = clocks.start_stamp(room, now) if kind == "start" else clocks.stamp_now(room, now)
@@ -435,8 +442,11 @@ class RoomManager:
             preview.bot_level = data.get("bot_level")
             seat_rows = [preview.row()]
         if kind == "action":
-            trial = need_state(room).copy()
-            trial.apply(data["action"], seat, card=parse_card(data["card"]) if data.get("card") else None)
+            trial = after
+            if trial is None:
+                trial = need_state(room).copy()
+                card = parse_card(data["card"]) if data.get("card") else None
+                trial.apply(data["action"], seat, card=card)
             outcome = trial.outcome()
             if outcome is not None:
                 fields.update(
@@ -476,6 +486,8 @@ class RoomManager:
                 detach(conn, changed)
             changed.muted.clear()
         public = fold(room, ev)
+        if ev.kind == "chat":
+            chat.charge(room, self.limits)
         room.active_at = time.monotonic()
         return public
 
@@ -729,7 +741,7 @@ class RoomManager:
         data: dict[str, Any] = {"action": action, "card": card_name(used) if used is not None else None}
         if auto:
             data["auto"] = auto
-        self.commit(room, "action", seat, data, game_change=True)
+        self.commit(room, "action", seat, data, game_change=True, after=trial)
 
     # ------------------------------------------------------------ bots and timers
 
@@ -868,27 +880,6 @@ def hint_card(action: int, hand: tuple[int, ...]) -> int | None:
 
 _MOVES_GAME = frozenset({"start", "action", "rule", "away", "back", "flag"})
 """Event kinds after which bots may have to act or the turn timer starts again."""
-
-
-def release_memory() -> None:
-    """Hand freed memory back to the system: without it the C allocator keeps the high-water mark
-    of every busy hour (glibc's ``malloc_trim``; a no-op elsewhere). Evicted rooms are freed by
-    reference counting: no cycle collection (a pause for every room) is needed."""
-    if _LIBC is not None:
-        _LIBC.malloc_trim(0)
-
-
-def _load_libc() -> Any:
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return libc if hasattr(libc, "malloc_trim") else None
-    except OSError:
-        return None
-
-
-_LIBC = _load_libc()
 
 
 def _room_tasks(room: Room) -> list[asyncio.Task[None]]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..actions import Action
-from ..bots import BOTS, LEVELS
+from ..bots import LEVELS, available_bots
 from ..cards import card_name, parse_card
 from ..config import GameConfig
 from ..fairness import FairDeal, commitment
@@ -126,7 +126,7 @@ class Room:
             "deadline": self.deadline,
             "clocks": clocks.public(self, time.time()),
             "bot_seconds": round(self.bot_seconds, 3),
-            "bots": list(BOTS),
+            "bots": list(available_bots()),
             "levels": {name: level for level, name in LEVELS.items()},
             "result": clocks.result(self)
             if outcome is None

@@ -418,18 +418,22 @@ class Store:
             _delete(conn, sa.select(rooms.c.id).where(rooms.c.code == code))
 
     def expire_lobbies(
-        self, created_before: float, keep: set[str] | frozenset[str] = frozenset()
+        self,
+        created_before: float,
+        keep: set[str] | frozenset[str] = frozenset(),
+        spare: Callable[[str], bool] | None = None,
     ) -> list[str]:
         """Delete rooms never started that were created before ``created_before``; their codes.
 
-        ``keep``: rooms someone is connected to right now."""
+        ``keep``: rooms someone is connected to right now; ``spare``: true for a room in use
+        elsewhere (another worker)."""
         with self.engine.begin() as conn:
             found = conn.execute(
                 sa.select(rooms.c.id, rooms.c.code).where(
                     rooms.c.status == "lobby", rooms.c.created_at < created_before
                 )
             ).all()
-            gone = [(r.id, r.code) for r in found if r.code not in keep]
+            gone = [(r.id, r.code) for r in found if r.code not in keep and not (spare and spare(r.code))]
             for _, code in gone:
                 self._ids.pop(code, None)
             if gone:

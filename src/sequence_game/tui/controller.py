@@ -23,7 +23,7 @@ from typing import Any
 
 from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD, action_name
 from ..board import CELLS_OF_CARD, LAYOUT, cell_name
-from ..bots import BOTS, LEVELS, Bot, Limit, make_bot
+from ..bots import LEVELS, Bot, Limit, available_bots, make_bot
 from ..cards import JC, JD, JH, JS, Card, card_label, card_name, is_one_eyed, is_two_eyed
 from ..config import GameConfig
 from ..errors import IllegalActionError
@@ -154,10 +154,11 @@ def error_text(exc: IllegalActionError, card: Card | None = None) -> str:
 def bot_for_level(level: str) -> str:
     """The registered bot for a difficulty level or bot name.
 
-    Bots are registered by another part of the project (``sequence_game.bots.BOTS``); a level whose
-    bot is missing falls back to the next weaker level that exists, and finally to ``"random"``.
+    Bots are registered by another part of the project (``sequence_game.bots.BOTS``; those whose
+    extra is installed: ``available_bots``); a level whose bot is missing falls back to the next
+    weaker level that exists, and finally to ``"random"``.
     """
-    if level in BOTS:
+    if level in available_bots():
         return level
     if level not in LEVELS:
         raise ValueError(
@@ -167,14 +168,14 @@ def bot_for_level(level: str) -> str:
         )
     names = list(LEVELS)
     for weaker in reversed(names[: names.index(level) + 1]):
-        if LEVELS[weaker] in BOTS:
+        if LEVELS[weaker] in available_bots():
             return LEVELS[weaker]
     return "random"
 
 
 def level_choices() -> list[str]:
     """Every word ``--bots`` accepts: the levels, the registered bot names, and ``human``."""
-    return [*LEVELS, *(name for name in BOTS if name not in LEVELS), HUMAN]
+    return [*LEVELS, *(name for name in available_bots() if name not in LEVELS), HUMAN]
 
 
 @dataclass(frozen=True)

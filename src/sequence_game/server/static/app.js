@@ -1228,6 +1228,8 @@ async function analyse() {
       bar.setAttribute("aria-valuetext", _("move {n} of {total}", { n: job.done, total: job.total }));
       await new Promise((r) => setTimeout(r, 500));
       job = await api("GET", path + query);
+      // with several workers a poll may reach one that never saw the job: start it there too
+      if (job.status === "none") job = await api("POST", path + query);
     }
     // the job's `error` is data like a refusal (code, msgid, params): worded in the page's language
     if (job.status !== "done") {

@@ -1,0 +1,201 @@
+"""Perfect-information Monte Carlo with compiled rollouts: the ``pimc`` bot.
+
+The search is :class:`~sequence_game.bots.planner.PlannerBot`'s fair mode made fast enough to
+matter. The heuristic ranks the plays and the ``width`` best become candidates; full worlds are
+sampled from the view (:class:`~sequence_game.bots.mcts.Determinizer`, with what the other seats'
+plays showed they did not hold); in each world every candidate is played and the game rolled out
+to the end on the compiled engine (:func:`sequence_game.fast.pimc.candidate_values`), with the
+same world and the same random stream for every candidate (common random numbers). The
+heuristic's own play is kept unless another beats it by ``confidence`` standard errors of the
+paired differences: a search that only ever replaces the heuristic's move when the evidence says
+so cannot play much worse than the heuristic.
+
+The rollout policy (``policy``) is ``1``, the compiled heuristic on every seat (against the
+``heuristic`` bot a rollout then predicts the opponent's replies), ``3`` the same with the
+heuristic's inference (its default, exactly), ``2`` its cheap form, or ``0``, random play.
+``oracle=True`` (a measurement tool: :class:`~sequence_game.bots.base.Oracle`) rolls out in the
+TRUE state instead of sampled worlds.
+
+The clock is honest: it starts before any work (the ranking included), worlds are evaluated in
+batches of at most half the time left at the rate measured so far, and none starts unless one
+more world fits before the limit less 4%. ``Limit(simulations=N)`` buys ``N`` rollouts:
+``N // width`` worlds.
+
+It needs the compiled engine (``pip install 'sequence-game[fast]'``); it is imported when the
+bot is built, so the package itself never needs Numba.
+
+>>> from sequence_game import GameConfig, new_game
+>>> state = new_game(GameConfig(players=2), seed=4)
+>>> bot = PimcBot(seed=1)
+>>> bot.select_action(state.view(state.current_seat), Limit(simulations=60)) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from types import ModuleType
+from typing import Final
+
+from ..actions import DEAD
+from ..views import PlayerView
+from .base import Limit, Oracle, forced_action
+from .heuristic import ONE_EYED_SPEND, TWO_EYED_SPEND, WIN, HeuristicBot
+from .mcts import Determinizer, TrueWorld, _play_scores, _spent, deadline_of
+from .planner import LENGTH_PENALTY
+
+DEFAULT_LIMIT: Final = Limit(seconds=1.0)
+FIRST_BATCH: Final = 2
+"""Worlds in the first batch, before the clock knows what one costs."""
+MAX_BATCH: Final = 64
+"""Worlds in one compiled call at most (later batches double up to this)."""
+
+
+def _fast_pimc() -> ModuleType:
+    """The compiled rollouts, or a clear error naming the extra that provides them."""
+    try:
+        from ..fast import pimc
+    except ImportError as exc:
+        raise ImportError(
+            "the pimc bot rolls out on the compiled engine: pip install 'sequence-game[fast]'"
+        ) from exc
+    return pimc
+
+
+class PimcBot(Oracle):
+    """Perfect-information Monte Carlo over the ``width`` best plays of the heuristic, with
+    compiled rollouts to the end of the game in every sampled world (or the true state, in
+    oracle mode)."""
+
+    name = "pimc"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        width: int = 4,
+        policy: int = 3,
+        confidence: float = 1.0,
+        horizon: int = 200,
+        length_penalty: float = LENGTH_PENALTY,
+        inference: bool = True,
+        oracle: bool = False,
+        default_limit: Limit = DEFAULT_LIMIT,
+    ) -> None:
+        for what, value, least in (
+            ("width", width, 1),
+            ("horizon", horizon, 1),
+            ("confidence", confidence, 0),
+        ):
+            if not value >= least:  # also refuses NaN
+                raise ValueError(f"pimc: {what} must be at least {least}, not {value!r}")
+        if policy not in (0, 1, 2, 3):
+            raise ValueError(
+                "pimc: policy is 0 (random rollouts), 1 (the heuristic), 2 (its lite form) or 3 (the "
+                f"heuristic with inference), not {policy!r}"
+            )
+        if not 0.0 <= length_penalty < 0.01:
+            raise ValueError(f"pimc: length_penalty must be in [0, 0.01), not {length_penalty!r}")
+        self.fast = _fast_pimc()
+        self.fast.ensure_compiled("pimc")  # now, not inside the first move's time limit
+        self.rng = random.Random(seed)
+        self.width = width
+        """How many of the heuristic's best plays are candidates."""
+        self.policy = policy
+        """Rollout policy: 1 the compiled heuristic on every seat, 2 its lite form, 3 the heuristic
+        with inference (the ``heuristic`` bot's default), 0 random play."""
+        self.confidence = confidence
+        """Standard errors of the paired difference by which another candidate must beat the
+        heuristic's play to be chosen; 0 takes the best mean."""
+        self.horizon = horizon
+        """Rollout turns after which a game counts as drawn (200: nearly always to the end)."""
+        self.length_penalty = length_penalty
+        """Per rollout turn: a quicker win is worth a little more, a later loss a little less."""
+        self.inference = inference
+        """Whether sampled worlds use what the other seats' plays showed they did not hold."""
+        self.oracle = oracle
+        """Roll out in the TRUE state (revealed by the tournament): a measurement tool only."""
+        self.default_limit = default_limit
+        self.last_simulations = 0
+        """Rollouts the last move ran (for benchmarks)."""
+        self.last_worlds = 0
+        """Worlds the last move sampled."""
+
+    def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
+        start = time.perf_counter()  # the clock runs from the first work: ranking included
+        self.last_simulations = self.last_worlds = 0
+        forced = forced_action(view)
+        if forced is not None:
+            return forced
+        if limit is None or (limit.seconds is None and limit.simulations is None):
+            limit = self.default_limit
+        acts = [a for a in view.legal_actions if a < DEAD]
+        if not acts or any(view.penalty_due):
+            # a stuck hand (R5.5) or a table-talk fine (R6.1, which the compiled engine does not
+            # play): the heuristic's discard
+            return HeuristicBot(seed=self.rng.getrandbits(32)).select_action(view, limit)
+        scores = _play_scores(view, acts, self.inference)
+        costs = (TWO_EYED_SPEND, ONE_EYED_SPEND)
+        order = sorted(acts, key=lambda a: -(scores[a] - _spent(a, costs)))
+        if scores[order[0]] - _spent(order[0], costs) >= WIN / 2:  # it wins now (R7.1)
+            return order[0]
+        cands = order[: self.width]
+        if len(cands) == 1:
+            return cands[0]
+        truth = self.true_world(view) if self.oracle else None
+        source: Determinizer | TrueWorld = (
+            TrueWorld(truth) if truth is not None else Determinizer(view, self.rng, self.inference)
+        )
+        values = self._rollouts(view, cands, source, start, limit)
+        return cands[self._choose(values, self.confidence if truth is None else 0.0)]
+
+    def _rollouts(
+        self, view: PlayerView, cands: list[int], source: Determinizer | TrueWorld, start: float, limit: Limit
+    ) -> list[list[float]]:
+        """Per candidate, its rollout value in each world, in batches of worlds while the budget
+        and the clock allow (at least one world)."""
+        fast = self.fast
+        deadline = deadline_of(start, limit)
+        most = math.inf if limit.simulations is None else max(1, limit.simulations // len(cands))
+        values: list[list[float]] = [[] for _ in cands]
+        worlds = 0
+        batch = FIRST_BATCH
+        began = time.perf_counter()
+        while worlds < most:
+            n = int(min(batch, most - worlds))
+            if worlds and deadline < math.inf:
+                now = time.perf_counter()
+                room = (deadline - now) / ((now - began) / worlds)  # worlds that would still fit
+                if room < 1.0:
+                    break  # one more world would end past the limit (honest clock)
+                n = max(1, min(n, int(room / 2)))  # half the room: a slower batch still ends in time
+            rows = fast.world_rows([source.sample() for _ in range(n)])
+            seeds = [self.rng.getrandbits(63) for _ in range(n)]
+            out = fast.candidate_values(
+                rows, seeds, cands, view.side, self.policy, self.horizon, self.length_penalty
+            )
+            for i, row in enumerate(out.tolist()):
+                values[i].extend(row)
+            worlds += n
+            batch = min(2 * batch, MAX_BATCH)
+        self.last_worlds = worlds
+        self.last_simulations = worlds * len(cands)
+        return values
+
+    @staticmethod
+    def _choose(values: list[list[float]], confidence: float) -> int:
+        """The candidate with the best mean, if it beats the heuristic's (the first) by
+        ``confidence`` standard errors of the paired differences; else the first. (Oracle mode
+        passes 0: the true state is the only world, and one rollout of it decides.)"""
+        worlds = len(values[0])
+        means = [sum(v) / worlds for v in values]
+        best = max(range(len(values)), key=lambda i: (means[i], -i))
+        if best == 0 or confidence == 0.0:
+            return best
+        if worlds < 2:
+            return 0
+        diffs = [b - a for a, b in zip(values[0], values[best], strict=True)]
+        d = sum(diffs) / worlds
+        var = sum((x - d) ** 2 for x in diffs) / (worlds - 1)
+        return best if d >= confidence * math.sqrt(var / worlds) and d > 0 else 0

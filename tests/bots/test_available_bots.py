@@ -1,0 +1,38 @@
+"""Bots whose extra is not installed are not offered (the TUI's choices, the server's lists)."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+
+import pytest
+
+import sequence_game.bots as bots
+from sequence_game.tui.controller import bot_for_level, level_choices
+
+
+@pytest.fixture
+def without_numba(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    real = importlib.util.find_spec
+
+    def find_spec(name: str, package: str | None = None) -> object:
+        return None if name == "numba" else real(name, package)
+
+    monkeypatch.setattr(bots, "find_spec", find_spec)
+    bots.available_bots.cache_clear()
+    yield
+    bots.available_bots.cache_clear()
+
+
+def test_every_bot_is_available_with_every_extra() -> None:
+    bots.available_bots.cache_clear()
+    assert bots.available_bots() == tuple(bots.BOTS)
+
+
+def test_a_bot_whose_extra_is_missing_is_not_offered(without_numba: None) -> None:
+    assert "pimc" not in bots.available_bots()
+    assert "policy" in bots.available_bots()  # numpy is still there
+    assert "pimc" not in level_choices()
+    with pytest.raises(ValueError, match="unknown bot level 'pimc'"):
+        bot_for_level("pimc")
+    assert bot_for_level("expert") == bots.LEVELS["expert"]

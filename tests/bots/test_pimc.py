@@ -1,0 +1,156 @@
+"""The ``pimc`` bot: perfect-information Monte Carlo with compiled rollouts (sequence_game.fast.pimc)."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+
+pytest.importorskip("numba")
+
+import sequence_game.fast
+from sequence_game import GameConfig, GameState, new_game
+from sequence_game.actions import WILD
+from sequence_game.board import LAYOUT, WINDOW_CELLS, parse_cell
+from sequence_game.bots import Limit, PimcBot, make_bot
+from sequence_game.bots.base import reveal_truth
+from sequence_game.cards import parse_card
+from sequence_game.fast.pimc import HEURISTIC, INFERRING, LITE, RANDOM, candidate_values, world_rows
+from sequence_game.testing import position
+
+from .helpers import random_position
+
+
+def _winning_position() -> tuple[GameState, int]:
+    """Side 0 has one sequence and four of row 5; the fifth space's card is in its hand."""
+    row = [parse_cell(f"{c}5") for c in "bcdef"]
+    other = [parse_cell(f"{c}2") for c in "bcdef"]
+    card = LAYOUT[row[4]]
+    spare = parse_card("2s") if card != parse_card("2s") else parse_card("3s")
+    state = position(
+        GameConfig(players=2),
+        {0: row[:4] + other},
+        {0: [card, spare], 1: ["3h"]},
+        sequences={0: [WINDOW_CELLS.index(tuple(other))]},
+    )
+    return state, row[4]
+
+
+@pytest.mark.parametrize("policy", [RANDOM, HEURISTIC, LITE, INFERRING])
+def test_R7_1_a_winning_play_is_worth_a_win_in_every_world(policy: int) -> None:
+    state, cell = _winning_position()
+    other = next(a for a in state.legal_actions() if a not in (cell, WILD + cell) and a < 100)
+    rows = world_rows([state, state, state])
+    values = candidate_values(rows, [1, 2, 3], [cell, other], side=0, policy=policy, length_penalty=0.01)
+    assert values.shape == (2, 3)
+    assert values[0].tolist() == [1.0] * 3  # the win at once: no turn of length penalty
+    assert all(-1.0 <= v <= 1.0 for v in values[1])
+
+
+@pytest.mark.parametrize("policy", [RANDOM, HEURISTIC, LITE, INFERRING])
+def test_every_candidate_meets_the_same_world_and_random_stream(policy: int) -> None:
+    """Common random numbers: the same play in the same world with the same seed rolls out the
+    same game, however many other candidates are evaluated; the call is reproducible."""
+    state = random_position(GameConfig(players=3), 2, 12)
+    plays = [a for a in state.legal_actions() if a < 100][:3]
+    rows = world_rows([state] * 4)
+    seeds = [5, 6, 7, 8]
+    values = candidate_values(rows, seeds, [plays[0], plays[1], plays[0]], 0, policy)
+    assert values[0].tolist() == values[2].tolist()
+    assert candidate_values(rows, seeds, [plays[1]], 0, policy)[0].tolist() == values[1].tolist()
+
+
+def test_heuristic_rollouts_finish_games() -> None:
+    state = new_game(GameConfig(players=4, teams=2), seed=6)
+    plays = [a for a in state.legal_actions() if a < 100][:2]
+    values = candidate_values(world_rows([state] * 3), [1, 2, 3], plays, 0, HEURISTIC)
+    assert all(abs(v) > 0.5 for v in values.ravel())  # decided (+-1 less the length penalty)
+
+
+def test_candidate_values_refuses_bad_arguments() -> None:
+    state = new_game(GameConfig(players=2), seed=1)
+    rows = world_rows([state])
+    play = next(a for a in state.legal_actions() if a < 100)
+    with pytest.raises(ValueError, match="rollout policy"):
+        candidate_values(rows, [1], [play], 0, policy=7)
+    with pytest.raises(ValueError, match="seeds"):
+        candidate_values(rows, [1, 2], [play], 0)
+    with pytest.raises(ValueError, match="horizon"):
+        candidate_values(rows, [1], [play], 0, horizon=0)
+
+
+@pytest.mark.parametrize("players,teams", [(2, None), (3, None), (4, 2), (6, 3)])
+def test_pimc_plays_legal_actions(players: int, teams: int | None) -> None:
+    config = GameConfig(players=players, teams=teams)
+    bot = PimcBot(seed=3)
+    for seed in range(3):
+        for turns in (0, 15, 50):
+            state = random_position(config, seed * 100 + turns, turns)
+            if state.is_terminal() or state.penalty_due:
+                continue
+            seat = state.current_seat
+            assert bot.select_action(state.view(seat), Limit(simulations=24)) in state.legal_actions(seat)
+
+
+def test_a_simulation_budget_is_a_number_of_rollouts() -> None:
+    state = random_position(GameConfig(players=2), 4, 10)
+    bot = PimcBot(seed=1, width=4)
+    view = state.view(state.current_seat)
+    bot.select_action(view, Limit(simulations=41))
+    assert (bot.last_worlds, bot.last_simulations) == (10, 40)  # 41 // 4 worlds of 4 candidates
+
+
+def test_the_same_seed_plays_the_same_moves() -> None:
+    views = [random_position(GameConfig(players=2), s, 20) for s in range(4)]
+    first = [PimcBot(seed=9).select_action(s.view(s.current_seat), Limit(simulations=30)) for s in views]
+    second = [PimcBot(seed=9).select_action(s.view(s.current_seat), Limit(simulations=30)) for s in views]
+    assert first == second
+
+
+def test_R7_1_pimc_completes_a_winning_sequence_without_search() -> None:
+    state, cell = _winning_position()
+    bot = PimcBot(seed=0)
+    assert bot.select_action(state.view(0), Limit(simulations=60)) == cell
+    assert bot.last_simulations == 0
+
+
+def test_the_heuristic_play_stands_unless_another_is_clearly_better() -> None:
+    noisy = [[1.0, -1.0, 1.0, -1.0], [1.0, 1.0, -1.0, -1.0]]  # mean 0 each: no evidence
+    assert PimcBot._choose(noisy, 1.0) == 0
+    clear = [[-1.0, -1.0, 1.0, -1.0], [1.0, 1.0, 1.0, 1.0]]  # +1.5 a world, every world
+    assert PimcBot._choose(clear, 1.0) == 1
+    slight = [[0.0] * 8, [1.0, -1.0] * 3 + [1.0, 1.0]]  # +0.25 at about 0.7 standard errors
+    assert PimcBot._choose(slight, 1.0) == 0
+    assert PimcBot._choose(slight, 0.0) == 1  # confidence 0: the best mean
+    assert PimcBot._choose([[-1.0], [1.0]], 1.0) == 0  # one world is no evidence
+    assert PimcBot._choose([[-1.0], [1.0]], 0.0) == 1  # ... but decides in oracle mode
+
+
+@pytest.mark.parametrize(
+    "text,match",
+    [("pimc(width=0)", "width"), ("pimc(policy=5)", "policy"), ("pimc(horizon=0)", "horizon")],
+)
+def test_bad_options_are_refused(text: str, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        make_bot(text, seed=1)
+
+
+def test_without_the_fast_extra_the_bot_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(sequence_game.fast, "pimc", raising=False)
+    monkeypatch.setitem(sys.modules, "sequence_game.fast.pimc", None)
+    with pytest.raises(ImportError, match=r"sequence-game\[fast\]"):
+        PimcBot(seed=1)
+
+
+def test_oracle_mode_is_a_measurement_tool_that_plays_from_the_truth() -> None:
+    with pytest.raises(ValueError, match="measurement tool"):
+        make_bot("pimc(oracle=True)", seed=1)
+    bot = make_bot("pimc(oracle=True, width=3)", seed=1, allow_oracle=True)
+    state = new_game(GameConfig(players=2), seed=3)
+    state.playout(random.Random(2), max_turns=10)
+    view = state.view(state.current_seat)
+    with pytest.raises(ValueError, match="no true state was revealed"):
+        bot.select_action(view, Limit(simulations=6))
+    assert reveal_truth(bot, state)
+    assert bot.select_action(view, Limit(simulations=6)) in state.legal_actions()

@@ -1,0 +1,303 @@
+"""The compiled heuristic (``sequence_game.fast.heuristic``) against the Python one it copies.
+
+``choose`` must score every R5.2 play as ``bots.heuristic.score_plays(..., inference=False)``
+does, so that rollouts played with it are games against the opponent a search models;
+``choose_lite`` as the open-window gain under the same weights. Positions come from games between
+``HeuristicBot(inference=False)`` seats, on the pure engine (the reference), converted with
+``FastGame.from_state``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sequence_game import GameConfig, GameState, new_game
+from sequence_game.actions import DEAD, DISCARD, REMOVE, WILD
+from sequence_game.board import CELLS_OF_CARD, PLAYABLE, WINDOW_CELLS, cells_of
+from sequence_game.bots import evaluation, heuristic
+from sequence_game.bots.base import forced_action
+from sequence_game.bots.evaluation import Board, Weights, action_gain
+from sequence_game.bots.heuristic import HEURISTIC, HeuristicBot, opponent_weights, score_plays
+from sequence_game.cards import parse_card
+from sequence_game.fast import heuristic as fh
+from sequence_game.fast import kernels as k
+from sequence_game.fast.compile import ensure_compiled
+from sequence_game.fast.engine import FastGame
+from sequence_game.testing import position
+
+TABLES = (
+    GameConfig(players=2),
+    GameConfig(players=3),
+    GameConfig(players=4),
+    GameConfig(players=6),
+    GameConfig(players=6, teams=3),
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    ensure_compiled("heuristic", notice=None)
+
+
+def heuristic_positions(
+    config: GameConfig, games: int, seed: int, inference: bool = False
+) -> Iterator[GameState]:
+    """Every position of ``games`` games between Python heuristic seats."""
+    for i in range(games):
+        state = new_game(config, seed=seed + i)
+        bots = [HeuristicBot(seed=seed + 31 * i + s, inference=inference) for s in range(config.players)]
+        while not state.is_terminal():
+            yield state
+            state.apply(bots[state.current_seat].select_action(state.view(state.current_seat)))
+
+
+def python_scores(state: GameState, inference: bool = False) -> dict[int, float] | int:
+    """``score_plays`` of every R5.2 play, or the Python bot's action when it scores none."""
+    view = state.view(state.current_seat)
+    forced = forced_action(view)
+    if forced is not None:
+        return forced
+    plays = [a for a in view.legal_actions if a < DEAD]
+    if not plays:
+        return HeuristicBot(inference=False).select_action(view)
+    scores = score_plays(view, Board.of_view(view), plays, HEURISTIC, inference=inference)
+    return dict(zip(plays, scores, strict=True))
+
+
+def lite_reference(state: GameState) -> dict[int, float]:
+    """What ``choose_lite`` scores: ``action_gain`` under the heuristic's weights (fours scaled for
+    teams, opponents weighted by turn order), jacks' spending costs, and the win (R7.1)."""
+    view = state.view(state.current_seat)
+    board = Board.of_view(view)
+    w = HEURISTIC
+    four = w.line[4] * (1.0 + heuristic.TEAM_FOUR_BONUS * (view.config.team_size - 1))
+    weights = Weights(line=(*w.line[:4], four, w.line[5]), block=w.block, centre=w.centre)
+    out = {}
+    for a in view.legal_actions:
+        if a >= DEAD:
+            continue
+        score = action_gain(board, view.side, a, weights, opponent_weights(view))
+        score -= heuristic.ONE_EYED_SPEND if a >= REMOVE else heuristic.TWO_EYED_SPEND if a >= WILD else 0.0
+        if board.after(a, view.side).sequences[view.side] >= view.config.sequences_to_win:
+            score += heuristic.WIN
+        out[a] = score
+    return out
+
+
+def same_scores(python: dict[int, float] | int, compiled: dict[int, float] | int) -> bool:
+    if isinstance(python, int) or isinstance(compiled, int):
+        return python == compiled
+    return python.keys() == compiled.keys() and all(abs(python[a] - compiled[a]) < 1e-6 for a in python)
+
+
+def test_the_weights_are_the_python_heuristics() -> None:
+    assert tuple(fh.LINE) == HEURISTIC.line and tuple(fh.BLOCK) == HEURISTIC.block
+    assert HEURISTIC.centre == fh.CENTRE_WEIGHT and tuple(fh.CENTRE) == evaluation.CENTRE
+    assert (fh.WIN, fh.TWO_EYED_SPEND, fh.ONE_EYED_SPEND) == (
+        heuristic.WIN,
+        heuristic.TWO_EYED_SPEND,
+        heuristic.ONE_EYED_SPEND,
+    )
+    assert (fh.TEAM_FOUR_BONUS, fh.THREAT_WEIGHT, fh.WINNING_SEQUENCE, fh.REACH) == (
+        heuristic.TEAM_FOUR_BONUS,
+        heuristic.THREAT_WEIGHT,
+        heuristic.WINNING_SEQUENCE,
+        heuristic.REACH,
+    )
+    assert HeuristicBot.jack_keep == fh.JACK_KEEP
+
+
+def test_window_tables_follow_the_rows_line_masks() -> None:
+    """The windows read from ``kernels.O_LINES``: each window's cells are consecutive bits of
+    one line, in the kernels' own line numbering."""
+    for w, cells in enumerate(WINDOW_CELLS):
+        direction = (1, 10, 11, 9).index(cells[1] - cells[0])
+        for m, c in enumerate(cells):
+            assert k.LINE_OF[c, direction] == fh.WINDOW_LINE[w]
+            assert k.LINE_BIT[c, direction] == fh.WINDOW_START[w] + m
+
+
+@pytest.mark.parametrize("config", TABLES, ids=lambda c: f"{c.players}p{c.sides}s")
+def test_choose_scores_every_play_as_the_python_heuristic(config: GameConfig) -> None:
+    """Every play's score (and so the tie set) equals ``score_plays`` with ``inference=False``,
+    on every position of whole games: card counting, threats, blocks, sequences and wins."""
+    checked = 0
+    for state in heuristic_positions(config, 3, seed=70 + config.players + config.sides):
+        game = FastGame.from_state(state, seed=1)
+        python = python_scores(state)
+        compiled = fh.heuristic_scores(game)
+        assert same_scores(python, compiled), (state.turn, python, compiled)
+        checked += 1
+    assert checked >= 80  # over 550 positions in all
+
+
+@pytest.mark.parametrize("config", TABLES, ids=lambda c: f"{c.players}p{c.sides}s")
+def test_choose_inferring_scores_every_play_as_the_default_heuristic(config: GameConfig) -> None:
+    """With hand inference (``bots.inference``: a seat that left a four of its side unfilled
+    did not hold its card), the scores equal ``score_plays(..., inference=True)``: the default
+    ``heuristic`` bot, on every position of its own games."""
+    inferred = 0
+    for state in heuristic_positions(config, 2, seed=40 + config.players + config.sides, inference=True):
+        game = FastGame.from_state(state, seed=1)
+        assert same_scores(python_scores(state, True), fh.heuristic_scores(game, inference=True)), state.turn
+        iw, fw = fh.new_work()
+        if fh.score_inferring(game.row, iw, fw) > 0:
+            inferred += int(iw[fh.I_INFERRED : fh.I_INFERRED + k.MAX_PLAYERS].sum())
+    assert inferred > 0  # some hands were read
+
+
+def test_inference_leaves_the_row_as_it_was() -> None:
+    """The log is undone on the row itself to see the board before each play: put back after."""
+    state = next(
+        s for s in heuristic_positions(GameConfig(players=4), 1, seed=3, inference=True) if s.turn == 30
+    )
+    game = FastGame.from_state(state, seed=1)
+    before = game.row.copy()
+    iw, fw = fh.new_work()
+    fh.score_inferring(game.row, iw, fw)
+    assert (game.row == before).all()
+
+
+@pytest.mark.parametrize("config", TABLES[:3], ids=lambda c: f"{c.players}p")
+def test_choose_lite_scores_the_open_window_gain(config: GameConfig) -> None:
+    for state in heuristic_positions(config, 1, seed=90 + config.players):
+        game = FastGame.from_state(state, seed=1)
+        compiled = fh.heuristic_scores(game, lite=True)
+        python = python_scores(state)
+        if isinstance(python, int):
+            assert compiled == python  # a forced action (R5.1) or a stuck discard (R5.5)
+        else:
+            assert same_scores(lite_reference(state), compiled), state.turn
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    table=st.sampled_from(TABLES),
+    seed=st.integers(0, 10_000),
+    turns=st.integers(0, 120),
+)
+def test_property_compiled_scores_equal_python_scores_after_random_play(
+    table: GameConfig, seed: int, turns: int
+) -> None:
+    """From positions random play reaches (dead cards, jacks, reshuffles the heuristic's own
+    games seldom show), the compiled scores still equal the Python ones."""
+    state = new_game(table, seed=seed)
+    state.playout(random.Random(seed), max_turns=turns)
+    if state.is_terminal():
+        return
+    compiled = fh.heuristic_scores(FastGame.from_state(state, seed=seed))
+    assert same_scores(python_scores(state), compiled)
+    if table.sides == 2:  # three sides: a removal older than the row's log can hide a hand
+        inferring = fh.heuristic_scores(FastGame.from_state(state, seed=seed), inference=True)
+        assert same_scores(python_scores(state, True), inferring)
+
+
+def winning_plays(state: GameState) -> set[int]:
+    """The R5.2 plays that win the game at once (R7.1), found with the pure engine."""
+    out = set()
+    for a in state.legal_actions():
+        if a < DEAD:
+            after = state.copy()
+            after.apply(a)
+            outcome = after.outcome()
+            if outcome is not None and outcome.winner == state.current_seat % state.config.sides:
+                out.add(a)
+    return out
+
+
+@pytest.mark.parametrize("lite", [False, True], ids=["full", "lite"])
+def test_it_wins_when_it_can(lite: bool) -> None:
+    found = 0
+    for config in TABLES[:3]:
+        for state in heuristic_positions(config, 1, seed=5):
+            wins = winning_plays(state) if state.turn > 25 else set()
+            if wins:
+                found += 1
+                assert fh.heuristic_action(FastGame.from_state(state), seed=found, lite=lite) in wins
+    assert found >= 3
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6, 8, 9, 10, 12])
+@pytest.mark.parametrize("lite", [False, True], ids=["full", "lite"])
+def test_whole_games_are_played_with_legal_actions(players: int, lite: bool) -> None:
+    """Every seat choosing, at every table size: each action is checked by ``FastGame.apply``
+    (which raises for an illegal one) and the game ends."""
+    game = FastGame.new(GameConfig(players=players), seed=players)
+    for step in range(3000):
+        if game.is_terminal():
+            break
+        game.apply(fh.heuristic_action(game, seed=step, lite=lite, inference=step % 2 == 0))
+    assert game.is_terminal()
+
+
+def test_playouts_finish_and_report_the_winner() -> None:
+    rs = np.array([k.seed_state(3)], dtype=np.uint64)
+    for players in (2, 3, 4, 6):
+        for i in range(5):
+            game = FastGame.new(GameConfig(players=players), seed=i)
+            for playout in (fh.heuristic_playout, fh.lite_playout, fh.inferring_playout):
+                row = game.row.copy()
+                result = playout(row, rs, 0, 1 << 30)
+                assert row[k.I_END] != k.END_NONE
+                assert result == row[k.I_WINNER]
+    row = FastGame.new(GameConfig(players=2), seed=1).row.copy()
+    assert fh.heuristic_playout(row, rs, 0, 5) == -2 and row[k.I_TURN] == 5  # stopped unfinished
+    assert fh.choose(row, rs, 0) >= 0
+
+
+def test_heuristic_playouts_beat_random_ones() -> None:
+    """A side playing the compiled heuristic against random play wins nearly every game: a
+    check that the policy plays Sequence, not just legal moves."""
+    wins = 0
+    rs = np.array([k.seed_state(9)], dtype=np.uint64)
+    iw, fw = fh.new_work()
+    for i in range(20):
+        game = FastGame.new(GameConfig(players=2), seed=100 + i)
+        row = game.row
+        while row[k.I_END] == k.END_NONE:
+            smart = row[k.I_SEAT] == i % 2
+            k.apply(row, rs, 0, fh.choose_with(row, rs, 0, iw, fw) if smart else k.random_action(row, rs, 0))
+        wins += int(row[k.I_WINNER] == i % 2)
+    assert wins >= 18
+
+
+def test_a_dead_card_is_exchanged_first() -> None:
+    """R5.1: as ``forced_action``, the lowest dead card goes before any play."""
+    two_spades = parse_card("2s")
+    state = position(
+        GameConfig(players=2), {1: CELLS_OF_CARD[two_spades]}, {0: ["jd", "2s", "js"], 1: ["3s"]}
+    )
+    expected = forced_action(state.view(0))
+    assert expected == DEAD + two_spades
+    game = FastGame.from_state(state)
+    assert fh.heuristic_action(game) == expected
+    assert fh.heuristic_action(game, lite=True) == expected
+
+
+def test_a_stuck_hand_discards_the_least_useful_card() -> None:
+    """R5.5: every space covered, a hand of dead cards (already exchanged this turn) and a
+    one-eyed jack with nothing to remove: a dead card goes, the jack is kept."""
+    config = GameConfig(players=2)
+    cells = cells_of(PLAYABLE)
+    state = position(config, {0: cells}, {0: ["js", "5h", "2s"], 1: ["3s"]})
+    state.apply(next(a for a in state.legal_actions() if DEAD <= a < DISCARD))
+    assert all(a >= DISCARD for a in state.legal_actions())
+    expected = HeuristicBot(inference=False).select_action(state.view(0))
+    game = FastGame.from_state(state)
+    assert fh.heuristic_action(game) == expected == fh.heuristic_action(game, lite=True)
+
+
+def test_a_finished_game_has_no_action() -> None:
+    game = FastGame.new(GameConfig(players=2), seed=2)
+    game.playout()
+    with pytest.raises(ValueError, match=r"R7\.1"):
+        fh.heuristic_action(game)
+    rs = np.array([k.seed_state(1)], dtype=np.uint64)
+    assert fh.choose(game.row, rs, 0) == -1
+    assert fh.heuristic_playout(game.row, rs, 0, 10) == game.row[k.I_WINNER]
