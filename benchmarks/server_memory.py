@@ -31,6 +31,7 @@ from typing import Any
 from sequence_game.server.limits import Limits
 from sequence_game.server.manager import RoomManager
 from sequence_game.server.protocol import CreateRoom, parse_message
+from sequence_game.server.rooms import Room
 from sequence_game.server.seats import Connection
 from sequence_game.server.store import Store
 
@@ -42,7 +43,9 @@ def rss_mb() -> float:
     return float("nan")
 
 
-async def one_game(manager: RoomManager, rng: random.Random) -> int:
+async def started_game(manager: RoomManager) -> tuple[Room, list[Connection]]:
+    """A two-seat room with both seats connected and its game dealt (also used by
+    ``ws_compression.py``)."""
     room, token0 = await manager.create(CreateRoom(players=2, name="load"), "127.0.0.1")
     token1 = await manager.take_seat(room, 1, "load")
     conns = [Connection(), Connection()]
@@ -53,12 +56,23 @@ async def one_game(manager: RoomManager, rng: random.Random) -> int:
         if room.status == "playing":
             break
         await asyncio.sleep(0.01)
+    return room, conns
+
+
+async def random_move(manager: RoomManager, room: Room, conns: list[Connection], rng: random.Random) -> None:
+    """One random legal action by the seat to act, sent as its socket would."""
+    assert room.state is not None
+    seat = room.state.seats_to_act()[0]
+    legal = room.state.legal_actions(seat)
+    act = {"type": "act", "action": legal[rng.randrange(len(legal))], "version": room.version}
+    await manager.handle(room, conns[seat], parse_message(json.dumps(act)))
+
+
+async def one_game(manager: RoomManager, rng: random.Random) -> int:
+    room, conns = await started_game(manager)
     moves = 0
     while room.status == "playing" and room.state is not None:
-        seat = room.state.seats_to_act()[0]
-        legal = room.state.legal_actions(seat)
-        act = {"type": "act", "action": legal[rng.randrange(len(legal))], "version": room.version}
-        await manager.handle(room, conns[seat], parse_message(json.dumps(act)))
+        await random_move(manager, room, conns, rng)
         moves += 1
         for conn in conns:  # what the socket writers would send
             while not conn.queue.empty():

@@ -24,25 +24,16 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from server_memory import random_move, started_game  # this folder: run as benchmarks/ws_compression.py
+
 from sequence_game.server.fanout import encode
 from sequence_game.server.limits import Limits
 from sequence_game.server.manager import RoomManager
-from sequence_game.server.protocol import CreateRoom, parse_message
-from sequence_game.server.seats import Connection
 from sequence_game.server.store import Store
 
 
 async def one_game(manager: RoomManager, rng: random.Random) -> list[bytes]:
-    room, token0 = await manager.create(CreateRoom(players=2, name="load"), "127.0.0.1")
-    token1 = await manager.take_seat(room, 1, "load")
-    conns = [Connection(), Connection()]
-    for conn, token in zip(conns, (token0, token1), strict=True):
-        room = await manager.connect(room, conn, parse_message(json.dumps({"type": "hello", "token": token})))
-    await manager.handle(room, conns[0], parse_message('{"type": "start"}'))
-    for _ in range(200):  # the deal waits for nonces (none are sent) up to nonce_seconds
-        if room.status == "playing":
-            break
-        await asyncio.sleep(0.01)
+    room, conns = await started_game(manager)
     sent: list[bytes] = []
     while True:
         while not conns[0].queue.empty():
@@ -54,10 +45,7 @@ async def one_game(manager: RoomManager, rng: random.Random) -> list[bytes]:
                 conn.queue.get_nowait()
         if room.status != "playing" or room.state is None:
             break
-        seat = room.state.seats_to_act()[0]
-        legal = room.state.legal_actions(seat)
-        act = {"type": "act", "action": legal[rng.randrange(len(legal))], "version": room.version}
-        await manager.handle(room, conns[seat], parse_message(json.dumps(act)))
+        await random_move(manager, room, conns, rng)
     for conn in conns:
         await manager.disconnect(room, conn)
     return sent

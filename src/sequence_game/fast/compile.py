@@ -169,6 +169,8 @@ def _warm_up_heuristic() -> None:
     h.inferring_playout(row.copy(), rng, 0, 10)
     h.heuristic_playout(row.copy(), rng, 0, 10)
     h.playout_with(row.copy(), rng, 0, 10, iw, fw)
+    h.score_policy(row, iw, fw, h.INFERRING)
+    h.choose_policy_with(row, rng, 0, iw, fw, h.INFERRING)
     h.lite_playout(row, rng, 0, 10)
 
 

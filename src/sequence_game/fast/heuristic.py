@@ -59,6 +59,13 @@ JACK_KEEP: Final = (120.0, 72.0)
 """``HeuristicBot.jack_keep``: what a two-eyed and a one-eyed jack are worth keeping (discards)."""
 TIE: Final = 1e-9
 """Scores within this of the best are ties (as ``OnePlyBot``)."""
+FULL: Final = 1
+"""Policy: :func:`choose`, the heuristic bot with ``inference=False``."""
+LITE: Final = 2
+"""Policy: :func:`choose_lite`, its cheap form."""
+INFERRING: Final = 3
+"""Policy: :func:`choose_inferring`, the heuristic bot's default (with inference). The numbers
+are ``fast.pimc``'s rollout policies, where 0 is random play."""
 
 # ------------------------------------------------------------------ parameters (tuning)
 
@@ -709,6 +716,34 @@ def _infer(s: np.ndarray, iw: np.ndarray) -> None:
         s[k.O_NSEQ + t] = iw[I_SAVED + NUM_CELLS + t]
 
 
+@k.inline_kernel
+def _window_gain(
+    s: np.ndarray,
+    fw: np.ndarray,
+    p: np.ndarray,
+    w: int,
+    t: int,
+    n: int,
+    cell: int,
+    side: int,
+    sides: int,
+    four: float,
+) -> float:
+    """What a placement on ``cell`` is worth through window ``w``, open to side ``t`` with ``n``
+    spaces counted: our line's step up (``four`` for a four) or, for an opponent's window, its
+    block, each scaled by how reachable the window's other empty spaces are (``F_REACH``)."""
+    f = 1.0
+    for m in range(5):
+        c = CELLS_5[w, m]
+        if c != cell and CARD_OF[c] >= 0 and s[k.O_OWNER + c] < 0:
+            f *= fw[F_REACH + t * NUM_CELLS + c]
+    if t == side:
+        hi = four if n + 1 == 4 else p[P_LINE + n + 1]
+        lo = four if n == 4 else p[P_LINE + n]
+        return float((hi - lo) * f)
+    return float(p[P_BLOCK + n] * f * _opponent_weight(side, t, sides))
+
+
 @k.kernel
 def _aware_gain(
     s: np.ndarray, iw: np.ndarray, fw: np.ndarray, side: int, cell: int, four: float, p: np.ndarray
@@ -721,19 +756,8 @@ def _aware_gain(
         w = THROUGH[cell, i]
         for t in range(sides):
             n = iw[I_OPEN + t * NUM_WINDOWS + w]
-            if n < 0:
-                continue
-            f = 1.0
-            for m in range(5):
-                c = CELLS_5[w, m]
-                if c != cell and CARD_OF[c] >= 0 and s[k.O_OWNER + c] < 0:
-                    f *= fw[F_REACH + t * NUM_CELLS + c]
-            if t == side:
-                hi = four if n + 1 == 4 else p[P_LINE + n + 1]
-                lo = four if n == 4 else p[P_LINE + n]
-                gain += (hi - lo) * f
-            else:
-                gain += p[P_BLOCK + n] * f * _opponent_weight(side, t, sides)
+            if n >= 0:
+                gain += _window_gain(s, fw, p, w, t, n, cell, side, sides, four)
     return float(gain + p[P_CENTRE] * CENTRE[cell])
 
 
@@ -755,19 +779,8 @@ def _aware_gains(
                 continue
             for e in range(5):
                 cell = CELLS_5[w, e]
-                if CARD_OF[cell] < 0 or s[k.O_OWNER + cell] >= 0:
-                    continue
-                f = 1.0
-                for m in range(5):
-                    c = CELLS_5[w, m]
-                    if c != cell and CARD_OF[c] >= 0 and s[k.O_OWNER + c] < 0:
-                        f *= fw[F_REACH + t * NUM_CELLS + c]
-                if t == side:
-                    hi = four if n + 1 == 4 else p[P_LINE + n + 1]
-                    lo = four if n == 4 else p[P_LINE + n]
-                    fw[F_GAIN + cell] += (hi - lo) * f
-                else:
-                    fw[F_GAIN + cell] += p[P_BLOCK + n] * f * _opponent_weight(side, t, sides)
+                if CARD_OF[cell] >= 0 and s[k.O_OWNER + cell] < 0:
+                    fw[F_GAIN + cell] += _window_gain(s, fw, p, w, t, n, cell, side, sides, four)
     for c in range(NUM_CELLS):
         fw[F_GAIN + c] += p[P_CENTRE] * CENTRE[c]
 
@@ -989,27 +1002,6 @@ def _score(s: np.ndarray, iw: np.ndarray, fw: np.ndarray, inference: bool, p: np
 
 
 @k.kernel
-def choose_lite_with(s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarray) -> int:
-    """:func:`choose_lite` with the caller's scratch arrays (:func:`new_work`): no allocation,
-    for kernels that run without Numba's runtime."""
-    n = score_lite(s, iw, fw)
-    if n <= 0:
-        return -1 if n == 0 else -1 - n
-    return _pick(s, rs, g, iw, fw, n)
-
-
-@k.allocating_kernel
-def choose_lite(s: np.ndarray, rs: np.ndarray, g: int) -> int:
-    """The lite heuristic's action for the seat to move in row ``s`` (auto draw, no table talk):
-    the open-window gain of each R5.2 play under the heuristic's weights, minus a jack's
-    spending cost, plus the win (R7.1); ties broken with ``rs[g]``. Dead cards are exchanged
-    (R5.1), stuck hands discard as ``best_discard`` (R5.5). -1 when the game is over."""
-    iw = np.zeros(INT_WORK, dtype=np.int64)
-    fw = np.zeros(FLOAT_WORK, dtype=np.float64)
-    return choose_lite_with(s, rs, g, iw, fw)
-
-
-@k.kernel
 def score_full(s: np.ndarray, iw: np.ndarray, fw: np.ndarray) -> int:
     """As :func:`score_lite`, scoring as :func:`choose` does (``heuristic.score_plays`` with
     ``inference=False``)."""
@@ -1024,64 +1016,6 @@ def score_inferring(s: np.ndarray, iw: np.ndarray, fw: np.ndarray) -> int:
 
 
 @k.kernel
-def choose_inferring_with(s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarray) -> int:
-    """:func:`choose_inferring` with the caller's scratch arrays (:func:`new_work`)."""
-    n = score_inferring(s, iw, fw)
-    if n <= 0:
-        return -1 if n == 0 else -1 - n
-    return _pick(s, rs, g, iw, fw, n)
-
-
-@k.allocating_kernel
-def choose_inferring(s: np.ndarray, rs: np.ndarray, g: int) -> int:
-    """As :func:`choose`, reading the other seats' hands from their last plays as the default
-    ``heuristic`` bot does (``bots.inference``; from the row's log of the last 32 actions)."""
-    iw = np.zeros(INT_WORK, dtype=np.int64)
-    fw = np.zeros(FLOAT_WORK, dtype=np.float64)
-    return choose_inferring_with(s, rs, g, iw, fw)
-
-
-@k.kernel
-def inferring_playout_with(
-    s: np.ndarray, rs: np.ndarray, g: int, max_turns: int, iw: np.ndarray, fw: np.ndarray
-) -> int:
-    """:func:`inferring_playout` with the caller's scratch arrays (:func:`new_work`)."""
-    while s[k.I_END] == k.END_NONE and s[k.I_TURN] < max_turns:
-        k.apply(s, rs, g, choose_inferring_with(s, rs, g, iw, fw))
-    if s[k.I_END] == k.END_NONE:
-        return -2
-    return int(s[k.I_WINNER])
-
-
-@k.allocating_kernel
-def inferring_playout(s: np.ndarray, rs: np.ndarray, g: int, max_turns: int) -> int:
-    """As :func:`heuristic_playout`, every seat playing :func:`choose_inferring`."""
-    iw = np.zeros(INT_WORK, dtype=np.int64)
-    fw = np.zeros(FLOAT_WORK, dtype=np.float64)
-    return inferring_playout_with(s, rs, g, max_turns, iw, fw)
-
-
-@k.kernel
-def choose_with(s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarray) -> int:
-    """:func:`choose` with the caller's scratch arrays (:func:`new_work`): no allocation, for
-    kernels that run without Numba's runtime."""
-    n = score_full(s, iw, fw)
-    if n <= 0:
-        return -1 if n == 0 else -1 - n
-    return _pick(s, rs, g, iw, fw, n)
-
-
-@k.allocating_kernel
-def choose(s: np.ndarray, rs: np.ndarray, g: int) -> int:
-    """The compiled heuristic's action for the seat to move in row ``s`` (auto draw, no table
-    talk); ties broken with the row's random state ``rs[g]``. Dead cards exchanged (R5.1), stuck
-    hands discard like ``best_discard`` (R5.5). -1 when the game is over."""
-    iw = np.zeros(INT_WORK, dtype=np.int64)
-    fw = np.zeros(FLOAT_WORK, dtype=np.float64)
-    return choose_with(s, rs, g, iw, fw)
-
-
-@k.kernel
 def score_params(s: np.ndarray, iw: np.ndarray, fw: np.ndarray, p: np.ndarray, inference: bool) -> int:
     """As :func:`score_full` (``inference``: :func:`score_inferring`), with the weights, jack
     costs, threat weight and reach of the parameter array ``p`` (:data:`DEFAULT_PARAMS`)."""
@@ -1089,16 +1023,61 @@ def score_params(s: np.ndarray, iw: np.ndarray, fw: np.ndarray, p: np.ndarray, i
 
 
 @k.kernel
-def choose_params_with(
-    s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarray, p: np.ndarray, inference: bool
-) -> int:
-    """:func:`choose_with` (``inference``: :func:`choose_inferring_with`) playing with the numbers
-    of ``p``: ``HeuristicBot(weights=..., jack_costs=..., threat_weight=..., reach=...)`` compiled,
-    for tuning them (``fast.tuning``). With :data:`DEFAULT_PARAMS` it is :func:`choose_with`."""
-    n = _score(s, iw, fw, inference, p)
+def score_policy(s: np.ndarray, iw: np.ndarray, fw: np.ndarray, policy: int) -> int:
+    """The scores of :data:`LITE`, :data:`FULL` or :data:`INFERRING` play (:func:`score_lite`,
+    :func:`score_full`, :func:`score_inferring`): one entry point, so that a rollout can take
+    its policy as a number."""
+    if policy == LITE:
+        return score_lite(s, iw, fw)
+    return _score(s, iw, fw, policy == INFERRING, DEFAULT_PARAMS)
+
+
+@k.inline_kernel
+def _chosen(s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarray, n: int) -> int:
+    """The action for a scorer's result ``n``: a forced one (``-1 - action``), -1 when the game
+    is over, else the best of the ``n`` scored plays, ties broken with ``rs[g]``."""
     if n <= 0:
         return -1 if n == 0 else -1 - n
     return _pick(s, rs, g, iw, fw, n)
+
+
+@k.kernel
+def choose_policy_with(
+    s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarray, policy: int
+) -> int:
+    """The action of ``policy`` (:data:`LITE`, :data:`FULL`, :data:`INFERRING`) with the caller's
+    scratch arrays (:func:`new_work`): no allocation, for kernels that run without Numba's
+    runtime."""
+    return _chosen(s, rs, g, iw, fw, score_policy(s, iw, fw, policy))
+
+
+@k.kernel
+def choose_params_with(
+    s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarray, p: np.ndarray, inference: bool
+) -> int:
+    """:func:`choose_with` (``inference``: :func:`choose_inferring`) playing with the numbers of
+    ``p``: ``HeuristicBot(weights=..., jack_costs=..., threat_weight=..., reach=...)`` compiled,
+    for tuning them (``fast.tuning``). With :data:`DEFAULT_PARAMS` it is :func:`choose_with`."""
+    return _chosen(s, rs, g, iw, fw, _score(s, iw, fw, inference, p))
+
+
+@k.kernel
+def choose_with(s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarray) -> int:
+    """:func:`choose` with the caller's scratch arrays (:func:`new_work`)."""
+    return choose_policy_with(s, rs, g, iw, fw, FULL)
+
+
+@k.kernel
+def playout_policy_with(
+    s: np.ndarray, rs: np.ndarray, g: int, max_turns: int, iw: np.ndarray, fw: np.ndarray, policy: int
+) -> int:
+    """As ``kernels.playout`` (the winning side, -1 for a drawn game, -2 when stopped at
+    ``max_turns`` turns), every seat playing ``policy``, with the caller's scratch arrays."""
+    while s[k.I_END] == k.END_NONE and s[k.I_TURN] < max_turns:
+        k.apply(s, rs, g, choose_policy_with(s, rs, g, iw, fw, policy))
+    if s[k.I_END] == k.END_NONE:
+        return -2
+    return int(s[k.I_WINNER])
 
 
 @k.kernel
@@ -1106,32 +1085,62 @@ def playout_with(
     s: np.ndarray, rs: np.ndarray, g: int, max_turns: int, iw: np.ndarray, fw: np.ndarray
 ) -> int:
     """:func:`heuristic_playout` with the caller's scratch arrays (:func:`new_work`)."""
-    while s[k.I_END] == k.END_NONE and s[k.I_TURN] < max_turns:
-        k.apply(s, rs, g, choose_with(s, rs, g, iw, fw))
-    if s[k.I_END] == k.END_NONE:
-        return -2
-    return int(s[k.I_WINNER])
+    return playout_policy_with(s, rs, g, max_turns, iw, fw, FULL)
+
+
+@k.allocating_kernel
+def _work() -> tuple[np.ndarray, np.ndarray]:
+    """Fresh scratch arrays, inside a kernel (:func:`new_work` is the same from Python)."""
+    return np.zeros(INT_WORK, dtype=np.int64), np.zeros(FLOAT_WORK, dtype=np.float64)
+
+
+@k.allocating_kernel
+def choose(s: np.ndarray, rs: np.ndarray, g: int) -> int:
+    """The compiled heuristic's action for the seat to move in row ``s`` (auto draw, no table
+    talk); ties broken with the row's random state ``rs[g]``. Dead cards exchanged (R5.1), stuck
+    hands discard like ``best_discard`` (R5.5). -1 when the game is over."""
+    iw, fw = _work()
+    return choose_policy_with(s, rs, g, iw, fw, FULL)
+
+
+@k.allocating_kernel
+def choose_inferring(s: np.ndarray, rs: np.ndarray, g: int) -> int:
+    """As :func:`choose`, reading the other seats' hands from their last plays as the default
+    ``heuristic`` bot does (``bots.inference``; from the row's log of the last 32 actions)."""
+    iw, fw = _work()
+    return choose_policy_with(s, rs, g, iw, fw, INFERRING)
+
+
+@k.allocating_kernel
+def choose_lite(s: np.ndarray, rs: np.ndarray, g: int) -> int:
+    """The lite heuristic's action for the seat to move in row ``s`` (auto draw, no table talk):
+    the open-window gain of each R5.2 play under the heuristic's weights, minus a jack's
+    spending cost, plus the win (R7.1); ties broken with ``rs[g]``. Dead cards are exchanged
+    (R5.1), stuck hands discard as ``best_discard`` (R5.5). -1 when the game is over."""
+    iw, fw = _work()
+    return choose_policy_with(s, rs, g, iw, fw, LITE)
 
 
 @k.allocating_kernel
 def heuristic_playout(s: np.ndarray, rs: np.ndarray, g: int, max_turns: int) -> int:
     """As ``kernels.playout`` (the winning side, -1 for a drawn game, -2 when stopped at
     ``max_turns`` turns), every seat playing :func:`choose`."""
-    iw = np.zeros(INT_WORK, dtype=np.int64)
-    fw = np.zeros(FLOAT_WORK, dtype=np.float64)
-    return playout_with(s, rs, g, max_turns, iw, fw)
+    iw, fw = _work()
+    return playout_policy_with(s, rs, g, max_turns, iw, fw, FULL)
+
+
+@k.allocating_kernel
+def inferring_playout(s: np.ndarray, rs: np.ndarray, g: int, max_turns: int) -> int:
+    """As :func:`heuristic_playout`, every seat playing :func:`choose_inferring`."""
+    iw, fw = _work()
+    return playout_policy_with(s, rs, g, max_turns, iw, fw, INFERRING)
 
 
 @k.allocating_kernel
 def lite_playout(s: np.ndarray, rs: np.ndarray, g: int, max_turns: int) -> int:
     """As :func:`heuristic_playout`, every seat playing :func:`choose_lite`."""
-    iw = np.zeros(INT_WORK, dtype=np.int64)
-    fw = np.zeros(FLOAT_WORK, dtype=np.float64)
-    while s[k.I_END] == k.END_NONE and s[k.I_TURN] < max_turns:
-        k.apply(s, rs, g, choose_lite_with(s, rs, g, iw, fw))
-    if s[k.I_END] == k.END_NONE:
-        return -2
-    return int(s[k.I_WINNER])
+    iw, fw = _work()
+    return playout_policy_with(s, rs, g, max_turns, iw, fw, LITE)
 
 
 # ------------------------------------------------------------------ from Python
@@ -1143,8 +1152,9 @@ def heuristic_action(game: FastGame, seed: int = 0, *, lite: bool = False, infer
     if game.is_terminal():
         raise ValueError("R7.1: the game is over; there is no action to choose")
     rs = np.array([k.seed_state(seed & ((1 << 63) - 1))], dtype=np.uint64)
-    policy = choose_lite if lite else choose_inferring if inference else choose
-    return int(policy(game.row, rs, 0))
+    iw, fw = new_work()
+    policy = LITE if lite else INFERRING if inference else FULL
+    return int(choose_policy_with(game.row, rs, 0, iw, fw, policy))
 
 
 def heuristic_scores(
@@ -1161,8 +1171,7 @@ def heuristic_scores(
             raise ValueError("the lite heuristic takes no parameter array")
         n = int(score_params(game.row, iw, fw, check_params(params), inference))
     else:
-        scorer = score_lite if lite else score_inferring if inference else score_full
-        n = int(scorer(game.row, iw, fw))
+        n = int(score_policy(game.row, iw, fw, LITE if lite else INFERRING if inference else FULL))
     if n < 0:
         return -1 - n
     return {int(iw[I_PLAYS + i]): float(fw[F_SCORES + i]) for i in range(n)}

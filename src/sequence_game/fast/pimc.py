@@ -37,11 +37,11 @@ from .engine import FastGame
 
 RANDOM: Final = 0
 """Rollout policy: uniformly random legal play (dead cards exchanged first)."""
-HEURISTIC: Final = 1
+HEURISTIC: Final = h.FULL
 """Rollout policy: every seat plays the compiled heuristic (:func:`~.heuristic.choose`)."""
-LITE: Final = 2
+LITE: Final = h.LITE
 """Rollout policy: every seat plays the heuristic's cheap form (:func:`~.heuristic.choose_lite`)."""
-INFERRING: Final = 3
+INFERRING: Final = h.INFERRING
 """Rollout policy: every seat plays the heuristic with inference (:func:`~.heuristic.choose_inferring`,
 the ``heuristic`` bot's default: what the others' plays showed they lack)."""
 POLICIES: Final = (RANDOM, HEURISTIC, LITE, INFERRING)
@@ -75,16 +75,10 @@ def _candidate_values(
             start = s[k.I_TURN]
             k.apply(s, rs, 0, cands[c])
             stop = start + horizon
-            if policy == HEURISTIC:
-                winner = h.playout_with(s, rs, 0, stop, iw, fw)
-            elif policy == INFERRING:
-                winner = h.inferring_playout_with(s, rs, 0, stop, iw, fw)
-            elif policy == LITE:
-                while s[k.I_END] == k.END_NONE and s[k.I_TURN] < stop:
-                    k.apply(s, rs, 0, h.choose_lite_with(s, rs, 0, iw, fw))
-                winner = -2 if s[k.I_END] == k.END_NONE else s[k.I_WINNER]
-            else:
+            if policy == RANDOM:
                 winner = k.playout(s, rs, 0, stop)
+            else:
+                winner = h.playout_policy_with(s, rs, 0, stop, iw, fw, policy)
             if winner >= 0:
                 length = length_penalty * (s[k.I_TURN] - start)
                 out[c, w] = 1.0 - length if winner == side else -1.0 + length
