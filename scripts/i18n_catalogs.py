@@ -41,7 +41,15 @@ DOMAIN = "sequence"
 TRANSLATED = ("es", "da")
 #: The page's script picks plural forms by this rule (true of English, Spanish and Danish alike).
 PLURAL_FORMS = "nplurals=2; plural=(n != 1);"
-KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "gettext_in": (2,)}
+#: ``M_("template", **params)`` is the engine's message as data (``sequence_game.messages``).
+KEYWORDS: dict[str, Any] = {
+    "_": None,
+    "N_": None,
+    "M_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "gettext_in": (2,),
+}
 COMMENT_TAGS = ["TRANSLATORS:"]
 
 sys.path.insert(0, str(ROOT / "src"))
@@ -186,12 +194,12 @@ PYTHON_NOT_MESSAGES = frozenset(
         "sequence-server.db", "random,greedy,heuristic",  # a default file name and bot list
         "missed win", "missed block",  # the analysis' label keys (shown through LABEL_WORDS)
         "internal error: ",  # the analysis child's crash report, kept as Python wrote it
-        "fairness.nonces: no seat ", " at this table of ",  # a record field's error, as JSON says it
+        "result: result: {error}",  # a check detail's API English (verify --json); people read its msgid
     }
 )  # fmt: skip
 #: Rich style strings ("bold white on #2457c5"), which read like words.
 _STYLE = re.compile(r"^ ?(?:(?:bold|italic|reverse|dim|strike|underline|white|red|on|#[0-9a-fA-F]{6}) ?)+$")
-_WRAPPERS = frozenset({"_", "N_", "ngettext", "gettext_in"})
+_WRAPPERS = frozenset({"_", "N_", "M_", "ngettext", "gettext_in"})
 
 
 def python_strings_outside_catalogue(paths: tuple[Path, ...] = PLAYER_MODULES) -> list[tuple[str, int, str]]:

@@ -335,6 +335,7 @@ async def evicted(server: Server, client: httpx.AsyncClient, left: int, wait: fl
                 health[key] = sum(h[key] for h in seen.values())
             health["workers_seen"] = len(seen)
             health["memory"] = [h.get("memory") for h in seen.values()]
+            health["commits"] = [h.get("commits") for h in seen.values()]
         if health["rooms_loaded"] <= left or time.perf_counter() - waited > wait:
             return health
         await asyncio.sleep(0.5)
@@ -435,6 +436,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             out["workers_seen"] = health.get("workers_seen", 1)
             out["rss_after_eviction_mb"] = server.rss_kb() / 1024
             out["memory_release"] = health.get("memory")  # the sweep's collections and their pauses
+            out["group_commits"] = health.get("commits")  # PostgreSQL: events and the statements they took
             out["records_replayed"] = await check_records(server, client, tally)
     finally:
         for ws in idle:

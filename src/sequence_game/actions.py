@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from .board import LAYOUT, NUM_CELLS, Cell, cell_name, parse_cell
-from .cards import JC, JD, JH, JS, Card, card_name, is_one_eyed, is_two_eyed, parse_card
+from .cards import JC, JD, JH, JS, Card, card_code, card_name, is_one_eyed, is_two_eyed, parse_card
+from .messages import M_
 
 PLACE: Final = 0
 WILD: Final = 100
@@ -88,7 +89,8 @@ class Action:
     def decode(cls, action: int) -> Action:
         """The readable form of an action id."""
         if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
-            raise ValueError(f"not an action id: {action!r} (0..{NUM_ACTIONS - 1})")
+            what = f"{action!r} (0..{NUM_ACTIONS - 1})"
+            raise ValueError(M_("not an action id: {what}", what=what))
         group, rest = divmod(action, 100)
         if action < DEAD:
             if group == 0:
@@ -115,7 +117,10 @@ class Action:
         card_text, at, cell_text = t.partition("@")
         if not at:
             raise ValueError(
-                f"cannot read action {text!r}: expected card@cell, 'dead CARD', 'discard CARD' or 'draw'"
+                M_(
+                    "cannot read action {what}: expected card@cell, 'dead CARD', 'discard CARD' or 'draw'",
+                    what=repr(text),
+                )
             )
         card, cell = parse_card(card_text), parse_cell(cell_text)
         if is_two_eyed(card):
@@ -123,7 +128,9 @@ class Action:
         if is_one_eyed(card):
             return cls("remove", card, cell)
         if cell not in range(NUM_CELLS) or LAYOUT[cell] != card:
-            raise ValueError(f"{card_name(card)} is not printed on {cell_name(cell)}")
+            raise ValueError(
+                M_("{card} is not printed on {cell}", card=card_code(card), cell=cell_name(cell))
+            )
         return cls("place", card, cell)
 
     def __str__(self) -> str:

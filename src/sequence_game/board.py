@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Final
 
 from .cards import CARD_NAMES, NUM_CARDS, Card, parse_card
+from .messages import M_
 
 Cell = int
 SIZE: Final = 10
@@ -97,7 +98,9 @@ def parse_cell(text: str) -> Cell:
                 return row * SIZE + col
     elif len(t) == 2 and t[0] in COLUMN_LETTERS and t[1].isdigit():
         return int(t[1]) * SIZE + COLUMN_LETTERS.index(t[0])
-    raise ValueError(f"not a cell: {text!r} (expected a column a-j and a row 0-9, like 'e4')")
+    raise ValueError(
+        M_("not a cell: {what} (expected a column a-j and a row 0-9, like 'e4')", what=repr(text))
+    )
 
 
 def cells_of(mask: int) -> list[Cell]:

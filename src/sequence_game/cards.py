@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .messages import M_, CardCode
+
 Card = int
 
 RANKS: Final = "23456789tjqka"
@@ -41,8 +43,15 @@ def parse_card(text: str) -> Card:
     """Read a card code such as ``"th"`` or ``"JD"`` (rank then suit, any case)."""
     card = _CARD_BY_NAME.get(text.strip().lower()) if isinstance(text, str) else None
     if card is None:
-        raise ValueError(f"not a card: {text!r} (expected rank 2-9/t/j/q/k/a then suit s/h/d/c)")
+        raise ValueError(
+            M_("not a card: {what} (expected rank 2-9/t/j/q/k/a then suit s/h/d/c)", what=repr(text))
+        )
     return card
+
+
+def card_code(card: Card) -> CardCode:
+    """The card's code as a message param (``"7h"``; people see its symbol, ``7♥``)."""
+    return CardCode(CARD_NAMES[card])
 
 
 def card_name(card: Card) -> str:

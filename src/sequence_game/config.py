@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from .errors import ConfigError
+from .messages import M_
 
 DrawMode = Literal["auto", "manual"]
 
@@ -49,18 +50,29 @@ class GameConfig:
         players = self.players
         if not isinstance(players, int) or isinstance(players, bool) or players not in TEAM_OPTIONS:
             raise ConfigError(
-                f"{players!r} players: Sequence is played by 2, 3, 4, 6, 8, 9, 10 or 12", "R2.1"
+                M_(
+                    "{players} players: Sequence is played by 2, 3, 4, 6, 8, 9, 10 or 12",
+                    players=repr(players),
+                ),
+                "R2.1",
             )
         options = TEAM_OPTIONS[players]
         teams = options[0] if self.teams is None else self.teams
         if teams not in options:
             allowed = " or ".join(str(t) for t in options)
             raise ConfigError(
-                f"{players} players cannot form {teams!r} sides of equal size; allowed: {allowed}",
+                M_(
+                    "{players} players cannot form {teams} sides of equal size; allowed: {allowed}",
+                    players=players,
+                    teams=repr(teams),
+                    allowed=allowed,
+                ),
                 "R2.2",
             )
         if self.draw not in ("auto", "manual"):
-            raise ConfigError(f"draw mode {self.draw!r} is neither 'auto' nor 'manual'", "R5.3")
+            raise ConfigError(
+                M_("draw mode {mode} is neither 'auto' nor 'manual'", mode=repr(self.draw)), "R5.3"
+            )
         object.__setattr__(self, "teams", teams)
         object.__setattr__(self, "sides", teams)
 

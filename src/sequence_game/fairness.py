@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from .cards import FULL_DECK, Card
+from .messages import M_, N_, Message
 
 if TYPE_CHECKING:
     from .config import GameConfig
@@ -139,16 +140,22 @@ def _checked_nonces(nonces: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
     out = sorted(nonces)
     seats = [seat for seat, _ in out]
     if len(set(seats)) != len(seats):
-        raise FairnessError("one nonce per seat")
+        raise FairnessError(M_("one nonce per seat"))
     for seat, nonce in out:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
-            raise FairnessError(f"a nonce's seat is a seat number, not {seat!r}")
+            raise FairnessError(M_("a nonce's seat is a seat number, not {value}", value=repr(seat)))
         try:
             size = len(nonce.encode("utf-8")) if isinstance(nonce, str) else 0
         except UnicodeEncodeError:  # a lone surrogate from a JSON escape
             size = 0
         if not 1 <= size <= MAX_NONCE_BYTES:
-            raise FairnessError(f"seat {seat}'s nonce must be 1..{MAX_NONCE_BYTES} bytes of UTF-8 text")
+            raise FairnessError(
+                M_(
+                    "seat {seat}'s nonce must be 1..{size} bytes of UTF-8 text",
+                    seat=seat,
+                    size=MAX_NONCE_BYTES,
+                )
+            )
     return out
 
 
@@ -216,31 +223,42 @@ class FairnessBlock:
 def parse_block(block: Any) -> FairnessBlock:
     """Read a record's ``fairness`` block, refusing anything ``docs/fairness.md`` does not allow."""
     if not isinstance(block, dict):
-        raise FairnessError("fairness must be an object")
+        raise FairnessError(M_("fairness must be an object"))
     algorithm = block.get("algorithm")
     if algorithm != ALGORITHM:
-        raise FairnessError(f"fairness.algorithm is {algorithm!r}; this program knows {ALGORITHM!r}")
+        raise FairnessError(
+            M_(
+                "fairness.algorithm is {value}; this program knows {known}",
+                value=repr(algorithm),
+                known=repr(ALGORITHM),
+            )
+        )
     commit = block.get("commitment")
     if not isinstance(commit, str) or not _HEX64.fullmatch(commit):
-        raise FairnessError("fairness.commitment must be 64 lower-case hex digits")
+        raise FairnessError(M_("fairness.commitment must be 64 lower-case hex digits"))
     seed_hex = block.get("seed")
     seed: bytes | None = None
     if seed_hex is not None:
         if not isinstance(seed_hex, str) or not _HEX64.fullmatch(seed_hex):
-            raise FairnessError("fairness.seed must be 64 lower-case hex digits (32 bytes)")
+            raise FairnessError(M_("fairness.seed must be 64 lower-case hex digits (32 bytes)"))
         seed = bytes.fromhex(seed_hex)
     raw = block.get("nonces", [])
     if not isinstance(raw, list):
-        raise FairnessError("fairness.nonces must be a list of {seat, nonce} objects")
+        raise FairnessError(
+            Message(
+                "fairness.nonces must be a list of {{seat, nonce}} objects",
+                msgid=N_("fairness.nonces must be a list of objects with seat and nonce"),
+            )
+        )
     pairs: list[tuple[int, str]] = []
     for i, entry in enumerate(raw):
         if not isinstance(entry, dict) or set(entry) != {"seat", "nonce"}:
-            raise FairnessError(f"fairness.nonces[{i}] must be an object with seat and nonce")
+            raise FairnessError(M_("fairness.nonces[{i}] must be an object with seat and nonce", i=i))
         pairs.append((entry["seat"], entry["nonce"]))
     try:
         nonces = tuple(_checked_nonces(pairs))
     except TypeError:  # sorting mixed types
-        raise FairnessError("fairness.nonces: seats are integers and nonces text") from None
+        raise FairnessError(M_("fairness.nonces: seats are integers and nonces text")) from None
     return FairnessBlock(commit, seed, nonces)
 
 
@@ -284,7 +302,8 @@ def resume(state: GameState, deal: FairDeal) -> GameState:
 
 @dataclass(frozen=True)
 class Check:
-    """One verified item: what, whether it matched, and a human detail."""
+    """One verified item: what, whether it matched, and a human detail (an English
+    :class:`~sequence_game.messages.Message`: people read it in their language by its data)."""
 
     name: str
     ok: bool
@@ -303,16 +322,20 @@ def verify_cards(
     Each reshuffle is recomputed from the recorded pile's own cards in canonical order, so a
     tampered order is caught here and a tampered multiset by the replay (R5.4)."""
     if block.seed is None:
-        return [Check("seed", False, "the seed is not revealed (the game may still be in progress)")]
+        return [Check("seed", False, M_("the seed is not revealed (the game may still be in progress)"))]
     checks: list[Check] = []
     got = commitment(block.seed)
     checks.append(
         Check(
             "commitment",
             got == block.commitment,
-            "SHA-256 of the seed matches the commitment"
+            M_("SHA-256 of the seed matches the commitment")
             if got == block.commitment
-            else f"SHA-256 of the seed is {got}, the commitment says {block.commitment}",
+            else M_(
+                "SHA-256 of the seed is {got}, the commitment says {expected}",
+                got=got,
+                expected=block.commitment,
+            ),
         )
     )
     deal = FairDeal(block.seed, block.nonces)
@@ -324,15 +347,33 @@ def verify_cards(
 
 
 def _compare(name: str, expected: list[Card], got: list[Card]) -> Check:
-    from .cards import card_name
+    from .cards import card_code
 
     if expected == got:
-        return Check(name, True, f"all {len(got)} cards match")
+        return Check(
+            name,
+            True,
+            Message("all {cards} cards match", {"cards": len(got)}, N_("every card matches ({cards})")),
+        )
     if len(expected) != len(got):
-        return Check(name, False, f"{len(got)} cards recorded, {len(expected)} expected")
+        counts = {"got": len(got), "expected": len(expected)}
+        return Check(
+            name,
+            False,
+            Message(
+                "{got} cards recorded, {expected} expected",
+                counts,
+                N_("cards recorded: {got}; expected: {expected}"),
+            ),
+        )
     at = next(i for i, (a, b) in enumerate(zip(expected, got, strict=True)) if a != b)
+    cards = {"at": at, "got": card_code(got[at]), "expected": card_code(expected[at])}
     return Check(
         name,
         False,
-        f"card {at} (0 = top) is {card_name(got[at])}, the algorithm gives {card_name(expected[at])}",
+        Message(
+            "card {at} (0 = top) is {got}, the algorithm gives {expected}",
+            cards,
+            N_("card {at} (0 = top) is {got}; the algorithm gives {expected}"),
+        ),
     )

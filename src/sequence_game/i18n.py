@@ -19,16 +19,16 @@ in Danish and one in Spanish) asks :func:`translation` for each.
 
 from __future__ import annotations
 
-import contextlib
 import gettext as _gettext
 import os
 import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from .cards import SUIT_SYMBOLS, Card, card_name, is_one_eyed, parse_card
+from .messages import CardCode, Listed, Message, message_of
 
 DOMAIN: Final = "sequence"
 LOCALE_DIR: Final = Path(__file__).with_name("locale")
@@ -207,81 +207,8 @@ def rule_book(lang: str | None = None) -> str:
     return (LOCALE_DIR / "rules" / f"{lang}.md").read_text(encoding="utf-8")
 
 
-# ---------------------------------------------------------------------------------- engine errors
+# ---------------------------------------------------------------------------------- messages as data
 
-#: The engine's English error messages (``state.py``, ``config.py``) read back into data, each with
-#: the message it is shown as. The engine stays pure and English (its messages are part of its API
-#: and of records' ``error`` fields); an interface shows them with :func:`engine_message`. Card
-#: groups (``card``) are card codes and come out as symbols (``10♥``); other groups are copied.
-ENGINE_MESSAGES: Final[tuple[tuple[str, str], ...]] = (
-    (r"not an action id: (?P<what>.+)", N_("not an action id: {what}")),
-    (r"draws are automatic in this game", N_("draws are automatic in this game")),
-    (r"seat (?P<seat>\d+) owes no draw", N_("seat {seat} owes no draw")),
-    (r"(?P<card>\w\w) is not printed on (?P<cell>[a-j]\d)", N_("{card} is not printed on {cell}")),
-    (r"(?P<cell>[a-j]\d) is a corner and holds no chip", N_("{cell} is a corner and holds no chip")),
-    (r"seat (?P<seat>\d+) holds no two-eyed jack", N_("seat {seat} holds no two-eyed jack")),
-    (r"seat (?P<seat>\d+) holds no one-eyed jack", N_("seat {seat} holds no one-eyed jack")),
-    (r"seat (?P<seat>\d+) holds no (?P<card>\w\w)", N_("seat {seat} holds no {card}")),
-    (r"(?P<cell>[a-j]\d) holds no chip to remove", N_("{cell} holds no chip to remove")),
-    (r"the chip on (?P<cell>[a-j]\d) is your own side's", N_("the chip on {cell} is your own side's")),
-    (r"the chip on (?P<cell>[a-j]\d) is part of a sequence", N_("the chip on {cell} is part of a sequence")),
-    (r"jacks are never dead", N_("jacks are never dead")),
-    (r"(?P<card>\w\w) is not dead: a space for it is open", N_("{card} is not dead: a space for it is open")),
-    (r"only one dead card may be exchanged per turn", N_("only one dead card may be exchanged per turn")),
-    (
-        r"a card may be discarded only when no play is possible",
-        N_("a card may be discarded only when no play is possible"),
-    ),
-    (r"the game is over", N_("the game is over")),
-    (r"no seat (?P<seat>.+) at this table", N_("no seat {seat} at this table")),
-    (
-        r"seat (?P<seat>\d+) must first discard for the table-talk penalty",
-        N_("seat {seat} must first discard for the table-talk penalty"),
-    ),
-    (
-        r"seat (?P<seat>\d+) owes a table-talk discard, not '(?P<what>[^']*)'",
-        N_("seat {seat} owes a table-talk discard, not '{what}'"),
-    ),
-    (r"seat (?P<seat>\d+) owes a table-talk discard", N_("seat {seat} owes a table-talk discard")),
-    (
-        r"it is seat (?P<seat>\d+)'s turn, not seat (?P<actor>\d+)'s",
-        N_("it is seat {seat}'s turn, not seat {actor}'s"),
-    ),
-    (r"(?P<cell>[a-j]\d) already holds a chip", N_("{cell} already holds a chip")),
-    (r"(?P<card>\w\w) is not a two-eyed jack", N_("{card} is not a two-eyed jack")),
-    (r"(?P<card>\w\w) is not a one-eyed jack", N_("{card} is not a one-eyed jack")),
-    (r"no side (?P<side>.+) in this game", N_("no side {side} in this game")),
-    (
-        r"the table-talk penalty applies only to teams of two or more",
-        N_("the table-talk penalty applies only to teams of two or more"),
-    ),
-    (r"a table-talk penalty is already being paid", N_("a table-talk penalty is already being paid")),
-    (
-        r"(?P<players>.+) players: Sequence is played by 2, 3, 4, 6, 8, 9, 10 or 12",
-        N_("{players} players: Sequence is played by 2, 3, 4, 6, 8, 9, 10 or 12"),
-    ),
-    (
-        r"(?P<players>\d+) players cannot form (?P<teams>.+) sides of equal size; allowed: (?P<allowed>.+)",
-        N_("{players} players cannot form {teams} sides of equal size; allowed: {allowed}"),
-    ),
-    (
-        r"draw mode (?P<mode>.+) is neither 'auto' nor 'manual'",
-        N_("draw mode {mode} is neither 'auto' nor 'manual'"),
-    ),
-    # the notation's reader (cards.py, board.py, actions.py): what a player typing moves meets
-    (
-        r"not a card: (?P<what>.+) \(expected rank 2-9/t/j/q/k/a then suit s/h/d/c\)",
-        N_("not a card: {what} (expected rank 2-9/t/j/q/k/a then suit s/h/d/c)"),
-    ),
-    (
-        r"not a cell: (?P<what>.+) \(expected a column a-j and a row 0-9, like 'e4'\)",
-        N_("not a cell: {what} (expected a column a-j and a row 0-9, like 'e4')"),
-    ),
-    (
-        r"cannot read action (?P<what>.+): expected card@cell, 'dead CARD', 'discard CARD' or 'draw'",
-        N_("cannot read action {what}: expected card@cell, 'dead CARD', 'discard CARD' or 'draw'"),
-    ),
-)
 _RULE_PREFIX: Final = re.compile(r"(?P<rule>R\d+(?:\.\d+)?): (?P<rest>.*)", re.DOTALL)
 
 
@@ -292,28 +219,61 @@ def split_rule(text: str) -> tuple[str, str]:
     return (match["rule"] + ": ", match["rest"]) if match else ("", text)
 
 
-def engine_message(text: str, lang: str | None = None) -> str:
-    """An engine error (``"R5.2: e4 already holds a chip"`` or the message alone) in ``lang``,
-    its rule number kept and card codes shown as symbols. A message the table does not know (a new
-    one in the engine) comes back in English, rule number first, rather than not at all."""
-    rule, message = split_rule(text)
-    parts = engine_parts(message)
-    if parts is None:
-        return text
-    template, fields = parts
-    return rule + gettext_in(lang, template).format(**fields)
+def _shown(value: Any, lang: str | None) -> Any:
+    """A message's param as people read it: a card code as its symbol, a list with commas, a
+    message inside a message worded in ``lang`` in its turn."""
+    if isinstance(value, Message):
+        return message_text(value, lang)
+    if isinstance(value, CardCode):
+        return card_short(value)
+    if isinstance(value, Listed):
+        return ", ".join(value)
+    return value
+
+
+def message_text(message: str | BaseException, lang: str | None = None) -> str:
+    """A message or an error in ``lang``, its rule number first as in English.
+
+    A :class:`~sequence_game.messages.Message` (what the engine, the record reader and the fairness
+    checks raise and report) is worded from its catalogue message and params, card codes shown as
+    symbols (``10♥``). Plain text is the fallback, for text that carries no data (made elsewhere, or
+    read back from a file): its rule number is kept and the rest goes through the catalogue as a
+    whole (a message without fields, such as ``"the game is over"``, is its own msgid), else it
+    comes back as it is, in English, rather than not at all.
+    """
+    if isinstance(message, BaseException):
+        message = message_of(message)
+    if isinstance(message, Message):
+        rule = f"{message.rule}: " if message.rule else ""
+        shown = {name: _shown(value, lang) for name, value in message.params.items()}
+        return rule + gettext_in(lang, message.msgid).format_map(shown)
+    rule, rest = split_rule(message)
+    return rule + (gettext_in(lang, rest) if rest else rest)  # "" would be the catalogue's header
+
+
+def engine_message(error: str | BaseException, lang: str | None = None) -> str:
+    """An engine error (an :class:`~sequence_game.errors.IllegalActionError`, a ``ValueError`` of the
+    notation's reader, or its message) in ``lang``: :func:`message_text`."""
+    return message_text(error, lang)
+
+
+def wire_value(value: Any) -> Any:
+    """A param as the server sends it: a card code as its symbol (the same in every language), a
+    list with commas, a message inside a message as its English (the page words it again where it
+    has its own field, such as a check's ``reason``)."""
+    if isinstance(value, CardCode):
+        return card_short(value)
+    if isinstance(value, Listed):
+        return ", ".join(value)
+    if isinstance(value, Message):
+        return str(value)
+    return value
 
 
 def engine_parts(message: str) -> tuple[str, dict[str, str]] | None:
     """An engine error's message (without its rule number) as data: the catalogue message it is
-    worded by and its fields, card codes as symbols (``10♥``); None for a message the table does not
-    know. The server sends these, so each page words the error in its own language."""
-    for pattern, template in ENGINE_MESSAGES:
-        found = re.fullmatch(pattern, message)
-        if found is not None:
-            fields = found.groupdict()
-            if "card" in fields:
-                with contextlib.suppress(ValueError):  # not a card code after all: shown as it is
-                    fields["card"] = card_short(fields["card"])
-            return template, fields
-    return None
+    worded by and its params as text, card codes as symbols (``10♥``); None for plain text, which
+    carries no data. The server sends these, so each page words the error in its own language."""
+    if not isinstance(message, Message):
+        return None
+    return message.msgid, {name: str(wire_value(value)) for name, value in message.params.items()}

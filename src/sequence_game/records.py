@@ -18,7 +18,9 @@ input always ends in one :class:`RecordError` with a one-line message (reader no
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import random
 import reprlib
 from collections import Counter
@@ -31,7 +33,8 @@ from .actions import DEAD, DISCARD, DRAW, EV_PENALTY, EV_RESHUFFLE, REMOVE, WILD
 from .board import SIZE
 from .cards import CARD_NAMES, FULL_DECK, Card, card_name, is_one_eyed, is_two_eyed
 from .config import GameConfig
-from .errors import ConfigError, IllegalActionError
+from .errors import ConfigError, IllegalActionError, MessageError
+from .messages import M_, N_, Listed, Message, message_of, outside, with_rule
 from .state import GameState
 
 FORMAT = "sequence-record/1"
@@ -45,16 +48,64 @@ MAX_DEPTH: Final = 32
 _UTF8_BOM: Final = b"\xef\xbb\xbf"
 
 
-class RecordError(ValueError):
+def _one_line(text: str) -> str:
+    safe = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return "\\n".join(safe.splitlines())
+
+
+class RecordError(MessageError):
     """A record that is not well formed (as opposed to one with an illegal action).
 
     The message is always one printable line: line breaks and characters that cannot be encoded
-    (lone surrogates from odd file names or ``\\ud800`` escapes) are escaped.
+    (lone surrogates from odd file names or ``\\ud800`` escapes) are escaped (in a
+    :class:`~sequence_game.messages.Message`, in its params, so it keeps its data). ``rule`` is the
+    rule a malformed deal breaks (``R1.2``), else None; ``str(exc)`` puts it first.
     """
 
-    def __init__(self, message: str) -> None:
-        safe = message.encode("utf-8", "backslashreplace").decode("utf-8")
-        super().__init__("\\n".join(safe.splitlines()) if safe else "malformed record")
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        if isinstance(message, Message):
+            params = {k: _one_line(v) if type(v) is str else v for k, v in message.params.items()}
+            message = Message(message.template, params, message.msgid)
+        if _one_line(message) != message:  # a line break from elsewhere: the plain text, escaped
+            message = _one_line(message)
+        if not message:
+            message = M_("malformed record")
+        super().__init__(with_rule(rule, message))
+        self.rule = rule
+        self.message = message
+
+
+#: Reasons quoted in the reader's messages (``{reason}``) that come from outside: the JSON
+#: decoder's, the UTF-8 decoder's and the operating system's (by errno, so in the words this
+#: machine's C library uses), each with the catalogue message people read it by.
+REASONS: Final[dict[str, str]] = {
+    "Expecting value": N_("a value was expected"),
+    "Expecting property name enclosed in double quotes": N_("a property name in double quotes was expected"),
+    "Expecting ':' delimiter": N_("':' was expected"),
+    "Expecting ',' delimiter": N_("',' was expected"),
+    "Unterminated string starting at": N_("a string that is never closed starts"),
+    "Invalid control character at": N_("a control character inside a string"),
+    "Invalid \\escape": N_("an invalid escape"),
+    "Invalid \\uXXXX escape": N_("an invalid Unicode escape"),
+    "Extra data": N_("more data after the JSON value"),
+    "Illegal trailing comma before end of object": N_("a comma before the end of an object"),
+    "Illegal trailing comma before end of array": N_("a comma before the end of a list"),
+    "invalid start byte": N_("an invalid start byte"),
+    "invalid continuation byte": N_("an invalid continuation byte"),
+    "unexpected end of data": N_("the text ends inside a character"),
+    "embedded null byte": N_("the name holds a null byte"),
+    os.strerror(errno.ENOENT): N_("no such file or directory"),
+    os.strerror(errno.EACCES): N_("permission denied"),
+    os.strerror(errno.EISDIR): N_("it is a directory"),
+    os.strerror(errno.ENOTDIR): N_("a part of the path is not a directory"),
+    os.strerror(errno.ENAMETOOLONG): N_("the name is too long"),
+    os.strerror(errno.ELOOP): N_("too many symbolic links"),
+    os.strerror(errno.EIO): N_("an input/output error"),
+}
+
+
+def _reason(text: str) -> Message:
+    return outside(text, REASONS.get(text))
 
 
 @dataclass(frozen=True)
@@ -173,12 +224,17 @@ def _show(value: object) -> str:
 
 def _json_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise RecordError(f"an integer of {len(text.lstrip('-'))} digits: no number in a record is that long")
+        raise RecordError(
+            M_(
+                "an integer of {digits} digits: no number in a record is that long",
+                digits=len(text.lstrip("-")),
+            )
+        )
     return int(text)
 
 
 def _json_constant(name: str) -> Any:
-    raise RecordError(f"not valid JSON: {name} is not a JSON value")
+    raise RecordError(M_("not valid JSON: {name} is not a JSON value", name=name))
 
 
 def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -187,7 +243,7 @@ def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise RecordError(f"key {_show(key)} appears twice in one object")
+                raise RecordError(M_("key {key} appears twice in one object", key=_show(key)))
             seen.add(key)
     return obj
 
@@ -198,7 +254,9 @@ def _decode(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+        raise RecordError(
+            M_("not UTF-8 text: {reason} at byte {at}", reason=_reason(exc.reason), at=exc.start)
+        ) from None
 
 
 def load(source: str | bytes | Path | dict[str, Any]) -> dict[str, Any]:
@@ -218,11 +276,13 @@ def load(source: str | bytes | Path | dict[str, Any]) -> dict[str, Any]:
                 source = file.read(MAX_RECORD_BYTES + 1)
         except (OSError, ValueError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise RecordError(f"cannot read {path}: {reason}") from None
+            raise RecordError(
+                M_("cannot read {path}: {reason}", path=str(path), reason=_reason(reason))
+            ) from None
     if not isinstance(source, (str, bytes)):
         raise RecordError(f"a record is JSON text, bytes, a path or a dict, not {type(source).__name__}")
     if len(source) > MAX_RECORD_BYTES:
-        raise RecordError(f"larger than {MAX_RECORD_BYTES} bytes")
+        raise RecordError(M_("larger than {size} bytes", size=MAX_RECORD_BYTES))
     text = _decode(source) if isinstance(source, bytes) else source.removeprefix("\ufeff")
     try:
         data = json.loads(
@@ -234,11 +294,20 @@ def load(source: str | bytes | Path | dict[str, Any]) -> dict[str, Any]:
     except RecordError:
         raise
     except RecursionError:
-        raise RecordError(f"nested more than {MAX_DEPTH} deep") from None
-    except ValueError as exc:  # JSONDecodeError, and any other refusal of the decoder
-        raise RecordError(f"not valid JSON: {exc}") from None
+        raise RecordError(M_("nested more than {depth} deep", depth=MAX_DEPTH)) from None
+    except json.JSONDecodeError as exc:
+        where = {"reason": _reason(exc.msg), "line": exc.lineno, "column": exc.colno, "char": exc.pos}
+        raise RecordError(
+            Message(
+                "not valid JSON: {reason}: line {line} column {column} (char {char})",
+                where,
+                N_("not valid JSON: {reason} at line {line}, column {column} (character {char})"),
+            )
+        ) from None
+    except ValueError as exc:  # any other refusal of the decoder
+        raise RecordError(M_("not valid JSON: {reason}", reason=_reason(str(exc)))) from None
     if not isinstance(data, dict):
-        raise RecordError("a record is a JSON object")
+        raise RecordError(M_("a record is a JSON object"))
     _check_depth(data)
     return data
 
@@ -255,7 +324,7 @@ def _check_depth(data: dict[str, Any]) -> None:
         ]
         if not level:
             return
-    raise RecordError(f"nested more than {MAX_DEPTH} deep")
+    raise RecordError(M_("nested more than {depth} deep", depth=MAX_DEPTH))
 
 
 # -- the form of a record
@@ -316,16 +385,22 @@ class Record:
 
 def _need(obj: dict[str, Any], key: str, where: str) -> Any:
     if key not in obj:
-        raise RecordError(f"{where}: missing field {key!r}")
+        if where == "record":
+            raise RecordError(
+                Message(
+                    "record: missing field {key}", {"key": repr(key)}, N_("the record has no field {key}")
+                )
+            )
+        raise RecordError(M_("{where}: missing field {key}", where=where, key=repr(key)))
     return obj[key]
 
 
 def _int(value: Any, where: str) -> int:
     """An integer: not a bool, not a float (``2.0``), not a number longer than any in a record."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RecordError(f"{where}: expected an integer, got {_show(value)}")
+        raise RecordError(M_("{where}: expected an integer, got {value}", where=where, value=_show(value)))
     if value.bit_length() > 60:
-        raise RecordError(f"{where}: {_show(value)} is out of range")
+        raise RecordError(M_("{where}: {value} is out of range", where=where, value=_show(value)))
     return value
 
 
@@ -333,7 +408,13 @@ def _card(value: Any, where: str) -> Card:
     """A card code exactly: two ASCII characters, either case, nothing around them."""
     card = _CARD_BY_CODE.get(value.lower()) if isinstance(value, str) and value.isascii() else None
     if card is None:
-        raise RecordError(f"{where}: not a card code: {_show(value)} (rank 2-9/t/j/q/k/a then suit s/h/d/c)")
+        raise RecordError(
+            M_(
+                "{where}: not a card code: {value} (rank 2-9/t/j/q/k/a then suit s/h/d/c)",
+                where=where,
+                value=_show(value),
+            )
+        )
     return card
 
 
@@ -343,37 +424,58 @@ def _cell_of(value: Any, where: str) -> int:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SIZE for v in value)
     ):
-        raise RecordError(f"{where}: a cell is [row, column], both 0..9, not {_show(value)}")
+        raise RecordError(
+            M_("{where}: a cell is [row, column], both 0..9, not {value}", where=where, value=_show(value))
+        )
     row, col = value
     return int(row) * SIZE + int(col)
 
 
 def _entry(value: Any, where: str) -> Entry:
     if not isinstance(value, dict):
-        raise RecordError(f"{where}: expected an object, got {_show(value)}")
+        raise RecordError(M_("{where}: expected an object, got {value}", where=where, value=_show(value)))
     kinds = sorted({_KIND_OF_FIELD[key] for key in value if key in _KIND_OF_FIELD})
     if len(kinds) != 1:
         if kinds:
-            raise RecordError(f"{where}: an action has one kind, this one has {' and '.join(kinds)}")
+            raise RecordError(
+                M_("{where}: an action has one kind, this one has {kinds}", where=where, kinds=Listed(kinds))
+            )
         raise RecordError(
-            f"{where}: no action: expected card and cell, dead, discard, draw, penalty or reshuffle"
+            M_(
+                "{where}: no action: expected card and cell, dead, discard, draw, penalty or reshuffle",
+                where=where,
+            )
         )
     kind = kinds[0]
     if kind in ("penalty", "reshuffle"):
         if "seat" in value:
-            raise RecordError(f"{where}: a {kind} belongs to no seat")
+            raise RecordError(
+                Message(
+                    "{where}: a {kind} belongs to no seat",
+                    {"where": where, "kind": kind},
+                    N_("{where}: an action of kind {kind} belongs to no seat"),
+                )
+            )
         if kind == "penalty":
             return Entry("penalty", side=_int(value["penalty"], f"{where}.penalty"))
         order = value["reshuffle"]
         if not isinstance(order, list):
-            raise RecordError(f"{where}.reshuffle: expected a list of card codes, got {_show(order)}")
+            raise RecordError(
+                M_(
+                    "{where}: expected a list of card codes, got {value}",
+                    where=where + ".reshuffle",
+                    value=_show(order),
+                )
+            )
         return Entry(
             "reshuffle", order=tuple(_card(c, f"{where}.reshuffle[{i}]") for i, c in enumerate(order))
         )
     seat = _int(_need(value, "seat", where), f"{where}.seat")
     if kind == "draw":
         if value["draw"] is not True:
-            raise RecordError(f"{where}.draw: must be true, not {_show(value['draw'])}")
+            raise RecordError(
+                M_("{where}: must be true, not {value}", where=where + ".draw", value=_show(value["draw"]))
+            )
         return Entry("draw", seat)
     if kind != "play":
         return Entry(kind, seat, card=_card(value[kind], f"{where}.{kind}"))
@@ -385,7 +487,7 @@ def _stated_result(value: Any) -> StatedResult | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise RecordError(f"result: expected an object, got {_show(value)}")
+        raise RecordError(M_("{where}: expected an object, got {value}", where="result", value=_show(value)))
     winner = value.get("winner")
     if winner is not None:
         winner = _int(winner, "result.winner")
@@ -393,27 +495,37 @@ def _stated_result(value: Any) -> StatedResult | None:
     if "sequences" in value:
         counts = value["sequences"]
         if not isinstance(counts, list):
-            raise RecordError(f"result.sequences: expected a list of counts, got {_show(counts)}")
+            raise RecordError(
+                M_(
+                    "{where}: expected a list of counts, got {value}",
+                    where="result.sequences",
+                    value=_show(counts),
+                )
+            )
         sequences = tuple(_int(n, f"result.sequences[{i}]") for i, n in enumerate(counts))
     end = value.get("end")
     if "end" in value and end not in _ENDS:
-        raise RecordError(f"result.end: expected 'sequences' or 'stuck', got {_show(end)}")
+        raise RecordError(
+            M_("{where}: expected 'sequences' or 'stuck', got {value}", where="result.end", value=_show(end))
+        )
     return StatedResult("winner" in value, winner, sequences, end)
 
 
 def _config(data: dict[str, Any]) -> GameConfig:
     fmt = data.get("format")
     if fmt != FORMAT:
-        raise RecordError(f"format is {_show(fmt)}, expected {FORMAT!r}")
+        raise RecordError(M_("format is {value}, expected {format}", value=_show(fmt), format=repr(FORMAT)))
     players = _int(_need(data, "players", "record"), "players")
     teams = _int(data["teams"], "teams") if "teams" in data else None
     draw = data.get("draw", "auto")
     if draw not in ("auto", "manual"):
-        raise RecordError(f"draw: expected 'auto' or 'manual', got {_show(draw)}")
+        raise RecordError(
+            M_("{where}: expected 'auto' or 'manual', got {value}", where="draw", value=_show(draw))
+        )
     try:
         return GameConfig(players=players, teams=teams, draw=draw)
     except ConfigError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.message, exc.rule) from None
 
 
 def parse_record(source: str | bytes | Path | dict[str, Any]) -> Record:
@@ -426,18 +538,29 @@ def parse_record(source: str | bytes | Path | dict[str, Any]) -> Record:
     config = _config(data)
     dealer = _int(_need(data, "dealer", "record"), "dealer")
     if not 0 <= dealer < config.players:
-        raise RecordError(f"R4.1: dealer {dealer} is not a seat 0..{config.players - 1}")
+        raise RecordError(
+            M_("dealer {dealer} is not a seat 0..{last}", dealer=dealer, last=config.players - 1), "R4.1"
+        )
     deck_data = _need(data, "deck", "record")
     if not isinstance(deck_data, list):
-        raise RecordError(f"deck: expected a list of 104 card codes, got {_show(deck_data)}")
+        raise RecordError(
+            M_(
+                "{where}: expected a list of 104 card codes, got {value}",
+                where="deck",
+                value=_show(deck_data),
+            )
+        )
     if len(deck_data) != len(_SORTED_DECK):
-        raise RecordError(f"R1.2: the deck holds {len(_SORTED_DECK)} cards, not {len(deck_data)}")
+        raise RecordError(
+            M_("the deck holds {cards} cards, not {got}", cards=len(_SORTED_DECK), got=len(deck_data)),
+            "R1.2",
+        )
     deck = tuple(_card(c, f"deck[{i}]") for i, c in enumerate(deck_data))
     if sorted(deck) != _SORTED_DECK:
-        raise RecordError("R1.2: the deck must hold each of the 52 cards exactly twice")
+        raise RecordError(M_("the deck must hold each of the 52 cards exactly twice"), "R1.2")
     actions = _need(data, "actions", "record")
     if not isinstance(actions, list):
-        raise RecordError(f"actions must be a list, not {_show(actions)}")
+        raise RecordError(M_("actions must be a list, not {value}", value=_show(actions)))
     entries = tuple(_entry(a, f"actions[{i}]") for i, a in enumerate(actions))
     return Record(config, dealer, deck, entries, _stated_result(data.get("result")))
 
@@ -451,16 +574,25 @@ def _result_matches(stated: StatedResult | None, state: GameState) -> str | None
         return None
     outcome = state.outcome()
     if outcome is None:
-        return "the record states a result but the game is not over"
+        return M_("the record states a result but the game is not over")
     if stated.winner_stated and stated.winner != outcome.winner:
-        return f"the record says winner {stated.winner!r}, the replay gives {outcome.winner!r}"
+        return Message(
+            "the record says winner {stated}, the replay gives {got}",
+            {"stated": repr(stated.winner), "got": repr(outcome.winner)},
+            N_("the record says the winner is {stated}, the replay gives {got}"),
+        )
     if stated.sequences is not None and stated.sequences != outcome.sequences:
-        return (
-            f"the record says sequences {list(stated.sequences)!r}, "
-            f"the replay gives {list(outcome.sequences)!r}"
+        return Message(
+            "the record says sequences {stated}, the replay gives {got}",
+            {"stated": repr(list(stated.sequences)), "got": repr(list(outcome.sequences))},
+            N_("the record says the sequences are {stated}, the replay gives {got}"),
         )
     if stated.end is not None and stated.end != outcome.termination.value:
-        return f"the record says end {stated.end!r}, the replay gives {outcome.termination.value!r}"
+        return Message(
+            "the record says end {stated}, the replay gives {got}",
+            {"stated": repr(stated.end), "got": repr(outcome.termination.value)},
+            N_("the record says the game ended by {stated}, the replay gives {got}"),
+        )
     return None
 
 
@@ -479,11 +611,11 @@ class _Reshuffles:
         at = self.index + 1
         entry = self.entries[at] if at < len(self.entries) else None
         if entry is None or entry.kind != "reshuffle":
-            raise IllegalActionError("R5.4", "the draw pile ran out but the record has no reshuffle here")
+            raise IllegalActionError("R5.4", M_("the draw pile ran out but the record has no reshuffle here"))
         if Counter(entry.order) != Counter(pool):
             self.failed_at = at
             raise IllegalActionError(
-                "R5.4", "the reshuffled pile is not exactly the cards of the discard piles"
+                "R5.4", M_("the reshuffled pile is not exactly the cards of the discard piles")
             )
         self.used = at
         return list(entry.order)
@@ -514,11 +646,11 @@ def replay(source: str | bytes | Path | dict[str, Any] | Record, *, seed: int | 
             continue  # drawn from by the action before it
         if state.is_terminal():
             return ReplayResult(
-                state, False, index, "R7.1", "the game is already over: nothing may follow its end"
+                state, False, index, "R7.1", M_("the game is already over: nothing may follow its end")
             )
         if entry.kind == "reshuffle":
             return ReplayResult(
-                state, False, index, "R5.4", "a reshuffle is recorded where the draw pile is not empty"
+                state, False, index, "R5.4", M_("a reshuffle is recorded where the draw pile is not empty")
             )
         feeder.index = index
         try:
@@ -541,7 +673,7 @@ def _apply_entry(state: GameState, entry: Entry) -> None:
         return
     seat = entry.seat
     if not 0 <= seat < state.players:
-        raise IllegalActionError("R2.1", f"no seat {seat} at this table")
+        raise IllegalActionError("R2.1", M_("no seat {seat} at this table", seat=seat))
     if entry.kind == "draw":
         state.apply(DRAW, seat)
     elif entry.kind == "dead":
@@ -580,4 +712,4 @@ def fairness_of(source: str | bytes | Path | dict[str, Any]) -> Any:
     try:
         return parse_block(data["fairness"])
     except FairnessError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None

@@ -54,12 +54,13 @@ from .cards import (
     ONE_EYED,
     TWO_EYED,
     Card,
-    card_name,
+    card_code,
     is_jack,
     rank_of,
 )
 from .config import GameConfig
 from .errors import IllegalActionError
+from .messages import M_, message_of, with_rule
 from .notation import board_text
 from .sequences import declare
 from .views import PlayerView, public_history
@@ -170,9 +171,10 @@ class GameState:
         """
         n = config.players
         if sorted(deck) != _SORTED_DECK:
-            raise ValueError("R1.2: the deck must hold each of the 52 cards exactly twice")
+            raise ValueError(with_rule("R1.2", M_("the deck must hold each of the 52 cards exactly twice")))
         if not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise ValueError(f"R4.1: dealer {dealer!r} is not a seat 0..{n - 1}")
+            wrong = M_("dealer {dealer} is not a seat 0..{last}", dealer=repr(dealer), last=n - 1)
+            raise ValueError(with_rule("R4.1", wrong))
         self.config = config
         self.dealer = dealer
         self.initial_deck = tuple(deck)
@@ -386,7 +388,7 @@ class GameState:
         Built here, where the state's fields are, so that ``views`` need not import this module.
         """
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self._n:
-            raise ValueError(f"no seat {seat!r} at this table")
+            raise ValueError(M_("no seat {seat} at this table", seat=repr(seat)))
         end = self._end
         return PlayerView(
             config=self.config,
@@ -492,107 +494,151 @@ class GameState:
         """
         if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action <= DRAW:
             self._check_actor(seat, None, action)
-            raise IllegalActionError("R5.2", f"not an action id: {action!r}", action)
+            raise IllegalActionError("R5.2", M_("not an action id: {what}", what=repr(action)), action)
         actor = self._check_actor(seat, action, action)
         if self._penalty:
             if action - DISCARD not in self._hands[actor]:
                 raise IllegalActionError(
-                    "R6.1", f"seat {actor} holds no {card_name(action - DISCARD)}", action
+                    "R6.1",
+                    M_("seat {seat} holds no {card}", seat=actor, card=card_code(action - DISCARD)),
+                    action,
                 )
             return
         if action == DRAW:
             if not self._manual:
-                raise IllegalActionError("R5.3", "draws are automatic in this game", action)
+                raise IllegalActionError("R5.3", M_("draws are automatic in this game"), action)
             if not self._owed[actor]:
-                raise IllegalActionError("R5.3", f"seat {actor} owes no draw", action)
+                raise IllegalActionError("R5.3", M_("seat {seat} owes no draw", seat=actor), action)
             return
         hand = self._hands[actor]
         if action < WILD:
             printed = LAYOUT[action]
             if card is not None and card != printed:
                 raise IllegalActionError(
-                    "R5.2", f"{card_name(card)} is not printed on {cell_name(action)}", action
+                    "R5.2",
+                    M_("{card} is not printed on {cell}", card=card_code(card), cell=cell_name(action)),
+                    action,
                 )
             if printed < 0:
-                raise IllegalActionError("R5.2", f"{cell_name(action)} is a corner and holds no chip", action)
+                raise IllegalActionError(
+                    "R5.2", M_("{cell} is a corner and holds no chip", cell=cell_name(action)), action
+                )
             if printed not in hand:
-                raise IllegalActionError("R5.2", f"seat {actor} holds no {card_name(printed)}", action)
+                raise IllegalActionError(
+                    "R5.2", M_("seat {seat} holds no {card}", seat=actor, card=card_code(printed)), action
+                )
             self._check_open(action, action)
         elif action < REMOVE:
-            self._check_jack(actor, action, card, TWO_EYED, "two-eyed")
+            self._check_jack(actor, action, card, TWO_EYED, two_eyed=True)
             self._check_open(action - WILD, action)
         elif action < DEAD:
-            self._check_jack(actor, action, card, ONE_EYED, "one-eyed")
+            self._check_jack(actor, action, card, ONE_EYED, two_eyed=False)
             cell = action - REMOVE
             owner = self.chip_at(cell)
             if owner is None:
-                raise IllegalActionError("R5.2", f"{cell_name(cell)} holds no chip to remove", action)
+                raise IllegalActionError(
+                    "R5.2", M_("{cell} holds no chip to remove", cell=cell_name(cell)), action
+                )
             if owner == actor % self._sides:
-                raise IllegalActionError("R5.2", f"the chip on {cell_name(cell)} is your own side's", action)
+                raise IllegalActionError(
+                    "R5.2", M_("the chip on {cell} is your own side's", cell=cell_name(cell)), action
+                )
             if self._locked >> cell & 1:
                 raise IllegalActionError(
-                    "R3.5", f"the chip on {cell_name(cell)} is part of a sequence", action
+                    "R3.5", M_("the chip on {cell} is part of a sequence", cell=cell_name(cell)), action
                 )
         elif action < DISCARD:
             dead = action - DEAD
             if is_jack(dead):
-                raise IllegalActionError("R5.1", "jacks are never dead", action)
+                raise IllegalActionError("R5.1", M_("jacks are never dead"), action)
             if dead not in hand:
-                raise IllegalActionError("R5.1", f"seat {actor} holds no {card_name(dead)}", action)
+                raise IllegalActionError(
+                    "R5.1", M_("seat {seat} holds no {card}", seat=actor, card=card_code(dead)), action
+                )
             if not self.is_dead(dead):
                 raise IllegalActionError(
-                    "R5.1", f"{card_name(dead)} is not dead: a space for it is open", action
+                    "R5.1", M_("{card} is not dead: a space for it is open", card=card_code(dead)), action
                 )
             if self._dead_done:
-                raise IllegalActionError("R5.1", "only one dead card may be exchanged per turn", action)
+                raise IllegalActionError("R5.1", M_("only one dead card may be exchanged per turn"), action)
         else:
             discard = action - DISCARD
             if any(a < DEAD for a in self._play_actions(actor)):
                 raise IllegalActionError(
-                    "R5.5", "a card may be discarded only when no play is possible", action
+                    "R5.5", M_("a card may be discarded only when no play is possible"), action
                 )
             if discard not in hand:
-                raise IllegalActionError("R5.5", f"seat {actor} holds no {card_name(discard)}", action)
+                raise IllegalActionError(
+                    "R5.5", M_("seat {seat} holds no {card}", seat=actor, card=card_code(discard)), action
+                )
 
     def _check_actor(self, seat: int | None, action: int | None, shown: object) -> int:
         """The checks that come before any card or cell: the game goes on (R7.1), the seat exists
         (R2.1), it is not held up by a table-talk fine (R6.1), and it is its turn (R4.3; another
         seat may only draw). ``action`` is ``None`` when it could not be read. Returns the seat."""
         if self._end is not None:
-            raise IllegalActionError("R7.1", "the game is over", shown)
+            raise IllegalActionError("R7.1", M_("the game is over"), shown)
         actor = self.current_seat if seat is None else seat
         if not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < self._n:
-            raise IllegalActionError("R2.1", f"no seat {actor!r} at this table", shown)
+            raise IllegalActionError("R2.1", M_("no seat {seat} at this table", seat=repr(actor)), shown)
         if self._penalty:
             payer = self._penalty[0]
             if actor != payer:
                 raise IllegalActionError(
-                    "R6.1", f"seat {payer} must first discard for the table-talk penalty", shown
+                    "R6.1",
+                    M_("seat {seat} must first discard for the table-talk penalty", seat=payer),
+                    shown,
                 )
-            if action is None or not DISCARD <= action < DRAW:
-                what = "" if action is None else f", not {action_name(action)!r}"
-                raise IllegalActionError("R6.1", f"seat {actor} owes a table-talk discard{what}", shown)
+            if action is None:
+                raise IllegalActionError(
+                    "R6.1", M_("seat {seat} owes a table-talk discard", seat=actor), shown
+                )
+            if not DISCARD <= action < DRAW:
+                owed = M_(
+                    "seat {seat} owes a table-talk discard, not '{what}'",
+                    seat=actor,
+                    what=action_name(action),
+                )
+                raise IllegalActionError("R6.1", owed, shown)
         elif actor != self._seat and action != DRAW:
-            raise IllegalActionError("R4.3", f"it is seat {self._seat}'s turn, not seat {actor}'s", shown)
+            raise IllegalActionError(
+                "R4.3",
+                M_("it is seat {seat}'s turn, not seat {actor}'s", seat=self._seat, actor=actor),
+                shown,
+            )
         return actor
 
     def _check_open(self, cell: int, action: int) -> None:
         if CORNERS >> cell & 1:
-            raise IllegalActionError("R5.2", f"{cell_name(cell)} is a corner and holds no chip", action)
+            raise IllegalActionError(
+                "R5.2", M_("{cell} is a corner and holds no chip", cell=cell_name(cell)), action
+            )
         if self._occ >> cell & 1:
-            raise IllegalActionError("R5.2", f"{cell_name(cell)} already holds a chip", action)
+            raise IllegalActionError("R5.2", M_("{cell} already holds a chip", cell=cell_name(cell)), action)
 
     def _check_jack(
-        self, actor: int, action: int, card: Card | None, kinds: frozenset[Card], label: str
+        self, actor: int, action: int, card: Card | None, kinds: frozenset[Card], two_eyed: bool
     ) -> None:
         hand = self._hands[actor]
         if card is not None:
             if card not in kinds:
-                raise IllegalActionError("R5.2", f"{card_name(card)} is not a {label} jack", action)
+                not_kind = (
+                    M_("{card} is not a two-eyed jack", card=card_code(card))
+                    if two_eyed
+                    else M_("{card} is not a one-eyed jack", card=card_code(card))
+                )
+                raise IllegalActionError("R5.2", not_kind, action)
             if card not in hand:
-                raise IllegalActionError("R5.2", f"seat {actor} holds no {card_name(card)}", action)
+                raise IllegalActionError(
+                    "R5.2", M_("seat {seat} holds no {card}", seat=actor, card=card_code(card)), action
+                )
         elif not any(c in kinds for c in hand):
-            raise IllegalActionError("R5.2", f"seat {actor} holds no {label} jack", action)
+            none_held = (
+                M_("seat {seat} holds no two-eyed jack", seat=actor)
+                if two_eyed
+                else M_("seat {seat} holds no one-eyed jack", seat=actor)
+            )
+            raise IllegalActionError("R5.2", none_held, action)
 
     # ------------------------------------------------------------- applying
 
@@ -607,7 +653,7 @@ class GameState:
                 action = Action.parse(action)
             except ValueError as exc:
                 self._check_actor(seat, None, action)  # whose turn and a fine owed come first
-                raise IllegalActionError("R5.2", str(exc), action) from None
+                raise IllegalActionError("R5.2", message_of(exc), action) from None
         if isinstance(action, Action):
             if card is None and action.kind in ("wild", "remove"):
                 card = action.card
@@ -788,13 +834,15 @@ class GameState:
         """Uphold a table-talk call against ``side`` (R6.1): each member with cards owes a
         discard, in ascending seat order, before play goes on."""
         if self._end is not None:
-            raise IllegalActionError("R7.1", "the game is over")
+            raise IllegalActionError("R7.1", M_("the game is over"))
         if not isinstance(side, int) or not 0 <= side < self._sides:
-            raise IllegalActionError("R6.1", f"no side {side!r} in this game")
+            raise IllegalActionError("R6.1", M_("no side {side} in this game", side=repr(side)))
         if self.config.team_size < 2:
-            raise IllegalActionError("R6.1", "the table-talk penalty applies only to teams of two or more")
+            raise IllegalActionError(
+                "R6.1", M_("the table-talk penalty applies only to teams of two or more")
+            )
         if self._penalty:
-            raise IllegalActionError("R6.1", "a table-talk penalty is already being paid")
+            raise IllegalActionError("R6.1", M_("a table-talk penalty is already being paid"))
         self._history.append((EV_PENALTY, side))
         self._penalty = [s for s in range(side, self._n, self._sides) if self._hands[s]]
 

@@ -127,9 +127,48 @@ def test_the_heuristic_play_stands_unless_another_is_clearly_better() -> None:
     assert PimcBot._choose([[-1.0], [1.0]], 0.0) == 1  # ... but decides in oracle mode
 
 
+def test_pruning_drops_a_clearly_worse_play_but_never_the_heuristics() -> None:
+    first = [1.0, -1.0] * 6  # the heuristic's play: even
+    best = [1.0] * 12  # better than it in every world where it lost
+    worse = [-1.0] * 12  # beaten by the best in every world
+    close = [1.0] * 11 + [-1.0]  # a shade below the best (1 standard error): no evidence yet
+    values = [first, best, worse, close]
+    assert PimcBot._survivors(values, [0, 1, 2, 3], 2.0) == [0, 1, 3]
+    assert PimcBot._survivors(values, [0, 1, 2, 3], 0.5) == [0, 1]
+    # the heuristic's play stays even when it is the one clearly beaten
+    assert PimcBot._survivors([worse, best], [0, 1], 2.0) == [0, 1]
+
+
+def test_a_pruned_play_is_never_chosen() -> None:
+    # a pruned play met fewer worlds than the heuristic's: it is left out even where its mean
+    # over the worlds it met is the best
+    values = [[0.0] * 10, [1.0] * 10, [1.0] * 4]
+    assert PimcBot._choose(values, 1.0) == 1
+    assert PimcBot._choose([[0.0] * 10, [-1.0] * 10, [1.0] * 4], 0.0) == 0
+
+
+def test_pruning_spends_the_budget_on_the_plays_still_in_contention() -> None:
+    state = random_position(GameConfig(players=2), 4, 10)
+    view = state.view(state.current_seat)
+    plain = PimcBot(seed=1, width=4)
+    plain.select_action(view, Limit(simulations=400))
+    pruned = PimcBot(seed=1, width=4, prune=0.5)  # a low bar: something is dropped early
+    pruned.select_action(view, Limit(simulations=400))
+    assert plain.last_worlds == 100 and plain.last_simulations == 400
+    assert pruned.last_simulations <= 400
+    assert (
+        pruned.last_worlds > plain.last_worlds or pruned.last_simulations < 400
+    )  # more worlds, or done early
+
+
 @pytest.mark.parametrize(
     "text,match",
-    [("pimc(width=0)", "width"), ("pimc(policy=5)", "policy"), ("pimc(horizon=0)", "horizon")],
+    [
+        ("pimc(width=0)", "width"),
+        ("pimc(policy=5)", "policy"),
+        ("pimc(horizon=0)", "horizon"),
+        ("pimc(prune=-1)", "prune"),
+    ],
 )
 def test_bad_options_are_refused(text: str, match: str) -> None:
     with pytest.raises(ValueError, match=match):

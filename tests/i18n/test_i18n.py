@@ -200,16 +200,15 @@ def test_the_rule_book_uses_the_seeds_own_terms(lang: str, terms: list[str]) -> 
 # ---------------------------------------------------------------------------------- engine errors
 
 
-def _engine_errors() -> list[str]:
-    """Real errors of the engine (``state.py``, ``config.py``, the notation's reader), as it words them."""
+def _engine_errors() -> list[ValueError]:
+    """Real errors of the engine (``state.py``, ``config.py``, the notation's reader), as raised."""
     from sequence_game import GameConfig, new_game
     from sequence_game.actions import DEAD, DISCARD, DRAW, Action
-    from sequence_game.errors import IllegalActionError
 
     state = new_game(GameConfig(players=2), seed=1)
     seat = state.current_seat
     other = 1 - seat
-    messages: list[str] = []
+    errors: list[ValueError] = []
     attempts = [
         lambda: state.apply(DRAW, seat),
         lambda: state.apply(0, seat),  # a corner
@@ -226,23 +225,34 @@ def _engine_errors() -> list[str]:
     for attempt in attempts:
         with pytest.raises(ValueError) as caught:
             attempt()
-        exc = caught.value
-        messages.append(f"{exc.rule}: {exc.message}" if isinstance(exc, IllegalActionError) else str(exc))
-    return messages
+        errors.append(caught.value)
+    return errors
 
 
 @pytest.mark.parametrize("lang", ["es", "da"])
 def test_engine_errors_are_worded_again_in_each_language_with_their_rule(lang: str) -> None:
-    for english in _engine_errors():
-        translated = i18n.engine_message(english, lang)
+    for error in _engine_errors():
+        english = str(error)
+        translated = i18n.engine_message(error, lang)
         assert translated != english, english
         assert re.findall(r"R\d\.\d", translated) == re.findall(r"R\d\.\d", english)
 
 
 def test_engine_errors_in_english_are_unchanged_and_unknown_ones_pass_through() -> None:
-    for english in _engine_errors():  # the same words; card codes become the cards' symbols
+    from sequence_game.errors import IllegalActionError
+    from sequence_game.messages import M_, CardCode
+
+    for error in _engine_errors():  # the same words; card codes become the cards' symbols
+        english = str(error)
         symbols = re.sub(r"(?<!')\b([2-9tjqka][shdc])\b(?!')", lambda m: i18n.card_short(m[1]), english)
-        assert i18n.engine_message(english, "en") == symbols
-    assert i18n.engine_message("R5.2: e4 already holds a chip", "da") == "R5.2: e4 har allerede en chip"
-    assert i18n.engine_message("R5.2: seat 0 holds no th", "es") == "R5.2: el asiento 0 no tiene 10♥"
+        assert i18n.engine_message(error, "en") == symbols
+    taken = IllegalActionError("R5.2", M_("{cell} already holds a chip", cell="e4"))
+    assert i18n.engine_message(taken, "da") == "R5.2: e4 har allerede en chip"
+    held = IllegalActionError("R5.2", M_("seat {seat} holds no {card}", seat=0, card=CardCode("th")))
+    assert str(held) == "R5.2: seat 0 holds no th"
+    assert i18n.engine_message(held, "es") == "R5.2: el asiento 0 no tiene 10♥"
+    # plain text carries no data: its rule stays, the rest goes through the catalogue as a whole
     assert i18n.engine_message("R9.9: something new", "es") == "R9.9: something new"
+    assert i18n.engine_message("R7.1: the game is over", "es") == "R7.1: " + i18n.gettext_in(
+        "es", "the game is over"
+    )

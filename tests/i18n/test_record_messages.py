@@ -1,6 +1,7 @@
 """``sequence verify`` and every command that loads a record speak the chosen language (issue 21): the
-fairness checks' details and the record reader's errors are read back into catalogue messages
-(``sequence_game.record_messages``) and worded again; ``--json`` stays English data.
+fairness checks' details and the record reader's errors carry their catalogue message and params
+(``sequence_game.messages``) and are worded again (``sequence_game.record_messages``); ``--json``
+stays English data.
 
 Behavioural: real records (a fair game, tampered copies of it, malformed files) go through the real
 CLI with ``--lang es`` and ``--lang da``. Two scanners look for English left in what a person reads:
@@ -24,7 +25,7 @@ import pytest
 
 from sequence_game import GameConfig, i18n
 from sequence_game.cli import main
-from sequence_game.fairness import FairDeal, fair_game
+from sequence_game.fairness import FairDeal, fair_game, verify_cards
 from sequence_game.record_messages import check_parts, record_message, record_parts
 from sequence_game.records import RecordError, fairness_of, parse_record, with_fairness, write_record
 
@@ -317,7 +318,7 @@ def test_validate_analyze_and_replay_word_record_errors_in_the_language(
 # ------------------------------------------------------------------------------------ the tables
 
 
-def _record_errors() -> list[str]:
+def _record_errors() -> list[RecordError]:
     """Real errors of the record reader (``records.py``, the fairness block's reader)."""
     good = fair_record()
     bad: list[Any] = [b"{", b"\xff", b"[]", b'{"a": NaN}', b'{"a": 1, "a": 2}', b'{"a": ' + b"9" * 30 + b"}"]
@@ -359,25 +360,25 @@ def _record_errors() -> list[str]:
         record = copy.deepcopy(good)
         change(record)
         bad.append(record)
-    messages = []
+    errors = []
     for source in bad:
         with pytest.raises(RecordError) as caught:
             parse_record(source)
             fairness_of(source)
-        messages.append(str(caught.value))
+        errors.append(caught.value)
     with pytest.raises(RecordError) as caught:
         parse_record(Path("/nonexistent/record.json"))
-    return [*messages, str(caught.value)]
+    return [*errors, caught.value]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_record_error_is_worded_again_with_its_rule(lang: str) -> None:
-    messages = _record_errors()
+    errors = _record_errors()
+    messages = [str(error) for error in errors]
     assert len(set(messages)) == len(messages), messages  # each a message of its own
-    for english in messages:
-        match = re.fullmatch(r"(R\d\.\d: )?(.*)", english, re.DOTALL)
-        assert match and record_parts(match[2]) is not None, english
-        translated = record_message(english, lang)
+    for error, english in zip(errors, messages, strict=True):
+        assert record_parts(error.message) is not None, english  # each carries its data
+        translated = record_message(error, lang)
         assert translated != english, english
         assert re.findall(r"R\d\.\d", translated) == re.findall(r"R\d\.\d", english), (english, translated)
         assert english_left(translated, lang, [english]) == [], (english, translated)
@@ -386,8 +387,9 @@ def test_every_record_error_is_worded_again_with_its_rule(lang: str) -> None:
 def test_unknown_details_pass_through_and_the_checks_are_known() -> None:
     assert record_message("R9.9: something new", "es") == "R9.9: something new"
     assert check_parts("something new") is None
-    assert check_parts("all 104 cards match") == (
-        "cards_match",
-        "every card matches ({cards})",
-        {"cards": 104},
-    )
+    record = fair_record()
+    (check,) = [
+        c for c in verify_cards(fairness_of(record), parse_record(record).deck, []) if c.name == "deck"
+    ]
+    assert check.detail == "all 104 cards match"
+    assert check_parts(check.detail) == ("cards_match", "every card matches ({cards})", {"cards": 104})

@@ -147,3 +147,42 @@ def test_postgres_refuses_a_nul_in_a_name_and_keeps_no_room_without_a_host(
     finally:
         engine.dispose()
         server.stop()
+
+
+def test_a_group_commit_refuses_only_its_stale_event(postgres_url: str) -> None:
+    """The events of one loop turn go as one statement (one transaction); when one of them is
+    stale (its number is taken), the others are committed alone and only it is refused."""
+    import asyncio
+
+    from sqlalchemy.exc import IntegrityError
+
+    from sequence_game.server.store import EventRow, Store
+
+    store = Store(postgres_url)
+    store.migrate()
+
+    async def scenario() -> list[BaseException | None]:
+        for code in ("GROUPA", "GROUPB"):
+            store.create_room(code, {"players": 2}, host_seat=0)
+        first = store.submit("GROUPA", EventRow(1, "seed", None, {"seed": "00"}))
+        assert first is not None
+        await first  # alone: nothing else was queued
+        done = [
+            store.submit("GROUPA", EventRow(2, "chat", 0, {"text": "one", "name": "Ann"})),
+            store.submit("GROUPA", EventRow(1, "chat", 0, {"text": "stale", "name": "Ann"})),
+            store.submit("GROUPB", EventRow(1, "seed", None, {"seed": "01"})),
+        ]
+        results = await asyncio.gather(*(d for d in done if d is not None), return_exceptions=True)
+        return [r if isinstance(r, BaseException) else None for r in results]
+
+    try:
+        results = asyncio.run(scenario())
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], IntegrityError)
+        room_a, room_b = store.load_room("GROUPA"), store.load_room("GROUPB")
+        assert room_a is not None and room_b is not None
+        assert [(e.n, e.kind) for e in room_a.events] == [(1, "seed"), (2, "chat")]
+        assert room_a.version == 2 and room_b.version == 1
+        assert store.groups == (3, 3)  # the group of three failed whole; two of them then went alone
+    finally:
+        store.close()

@@ -46,3 +46,29 @@ def test_killed_server_resumes_every_game_exactly(tmp_path: Path) -> None:
         assert any(a.get("seat") == 2 for a in record["actions"][events:])  # the bot played after the restart
     finally:
         second.stop()
+
+
+def test_a_players_mutes_survive_a_restart(tmp_path: Path) -> None:
+    """Mutes are stored with the seat (they lived in the server's memory only): after a SIGKILL and
+    a restart on the same database the player's reconnect still lists them and hides the lines."""
+    db = str(tmp_path / "mutes.db")
+    first = Server(db, log=tmp_path / "first.log").start()
+    try:
+        room = first.create_room(players=3, name="Ann")
+        code = room["code"]
+        bob = first.client(code, first.join(code, 1, "Bob"))
+        ann = first.client(code, room["token"])
+        ann.send({"type": "mute", "seat": 1})
+        assert ann.recv_until(lambda m: m["type"] == "muted")["seats"] == [1]
+        bob.send({"type": "chat", "text": "muted line"})
+        bob.recv_until(lambda m: m["type"] == "chat")
+        first.kill()  # SIGKILL: no shutdown hook runs
+    finally:
+        first.kill()
+    second = Server(db, log=tmp_path / "second.log").start()
+    try:
+        again = second.client(code, room["token"])
+        assert again.welcome["muted"] == [1]
+        assert again.welcome["chat"] == []
+    finally:
+        second.stop()

@@ -8,6 +8,7 @@ its rooms to the other: bots keep playing, nothing committed is lost, the record
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -227,6 +228,90 @@ def test_a_seat_connected_on_another_worker_shows_connected(postgres_url: str, t
             time.sleep(0.2)
         assert connected_on(a) == [True, False]
         ann.close()
+    finally:
+        a.stop()
+        b.stop()
+
+
+def _connected_everywhere(server: Server, code: str, seat: int) -> None:
+    """Wait until ``server`` reads ``seat`` as connected (its socket may be on the other worker:
+    known from the presence locks at the next cluster tick)."""
+    deadline = time.monotonic() + 10
+    while not server.get(f"/api/rooms/{code}").json()["seats"][seat]["connected"]:
+        assert time.monotonic() < deadline, f"seat {seat} never read as connected"
+        time.sleep(0.1)
+
+
+def _at_version(server: Server, code: str, version: int) -> None:
+    """Wait until ``server`` has folded the room's events up to ``version`` (another worker's
+    commits reach it through PostgreSQL's notifications, a moment later)."""
+    deadline = time.monotonic() + 10
+    while server.get(f"/api/rooms/{code}").json()["version"] < version:
+        assert time.monotonic() < deadline, f"never reached version {version}"
+        time.sleep(0.05)
+
+
+def test_mutes_hold_on_every_worker(postgres_url: str, tmp_path: Path) -> None:
+    """A player's mutes belong to the seat, stored with it: a second socket of the same player on
+    the other worker hears of a mute at once, and a reconnect landing on the other worker keeps it
+    (they lived in one worker's memory)."""
+    a = Server(postgres_url, log=tmp_path / "ma.log", extra=["--cluster"]).start()
+    b = Server(postgres_url, log=tmp_path / "mb.log", extra=["--cluster"]).start()
+    try:
+        room = a.create_room(players=2, name="Ann")
+        code = room["code"]
+        bob = b.client(code, b.join(code, 1, "Bob"))
+        ann = a.client(code, room["token"])
+        phone = b.client(code, room["token"])  # Ann's second device, on worker b
+        assert phone.welcome["muted"] == []
+        ann.send({"type": "mute", "seat": 1})
+        assert ann.recv_until(lambda m: m["type"] == "muted")["seats"] == [1]
+        assert phone.recv_until(lambda m: m["type"] == "muted")["seats"] == [1]
+        bob.send({"type": "chat", "text": "muted line"})
+        said = bob.recv_until(lambda m: m["type"] == "chat")
+        _at_version(a, code, said["version"])  # else Ann's line may be refused as stale there
+        ann.send({"type": "chat", "text": "after"})
+        for sock in (ann, phone):  # events arrive in order: Bob's line would have come first
+            line = sock.recv_until(lambda m: m["type"] == "chat")
+            assert line["chat"]["text"] == "after", line
+        phone.close()
+        again = b.client(code, room["token"])  # Ann reconnects and lands on worker b
+        assert again.welcome["muted"] == [1]
+        assert [c["text"] for c in again.welcome["chat"]] == ["after"]
+        again.send({"type": "mute", "seat": 1, "mute": False})  # heard again, on both workers
+        assert again.recv_until(lambda m: m["type"] == "muted")["seats"] == []
+        assert ann.recv_until(lambda m: m["type"] == "muted")["seats"] == []
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_start_gathers_nonces_on_every_worker(postgres_url: str, tmp_path: Path) -> None:
+    """The host starts on worker a; Bob is connected to worker b. Bob is asked for a nonce too,
+    his nonce is in the deal, and the deal comes as soon as both answered (before, only worker
+    a's sockets were asked, and the deal waited ``nonce_seconds`` to go on without Bob's)."""
+    extra = ["--cluster", "--limit", "nonce_seconds=30"]
+    a = Server(postgres_url, log=tmp_path / "na.log", extra=extra).start()
+    b = Server(postgres_url, log=tmp_path / "nb.log", extra=extra).start()
+    try:
+        room = a.create_room(players=2, name="Ann")
+        code = room["code"]
+        bob = b.client(code, b.join(code, 1, "Bob"))
+        ann = a.client(code, room["token"])
+        _connected_everywhere(a, code, 1)
+        began = time.monotonic()
+        ann.send({"type": "start"})
+        nonces = {}
+        for seat, sock in ((1, bob), (0, ann)):
+            ask = sock.recv_until(lambda m: m["type"] == "nonce_request", timeout=10)
+            nonces[seat] = secrets.token_hex(16)
+            sock.send({"type": "nonce", "commitment": ask["commitment"], "nonce": nonces[seat]})
+        for sock in (ann, bob):
+            state = sock.recv_until(_playing, timeout=20)
+            game = state["room"]["fairness"]["game"]
+            assert {n["seat"]: n["nonce"] for n in game["nonces"]} == nonces
+        assert time.monotonic() - began < 15  # dealt when both answered, not after 30 s
+        assert bob.error({"type": "nonce", "commitment": "0" * 64, "nonce": "1" * 32})["code"] == "no_deal"
     finally:
         a.stop()
         b.stop()

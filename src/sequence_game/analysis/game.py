@@ -173,14 +173,24 @@ class Step:
 
 def steps(source: str | bytes | Path | dict[str, Any]) -> tuple[GameConfig, GameState, list[Step]]:
     """Replay a record and give every action with a copy of the state just before it."""
+    from ..messages import M_, N_, Message, message_of, with_rule
     from ..records import RecordError, replay
 
     try:
         result = replay(source)
     except RecordError as exc:
-        raise AnalysisError(f"malformed record: {exc}") from None
+        raise AnalysisError(M_("malformed record: {error}", error=message_of(exc))) from None
     if not result.ok:
-        raise AnalysisError(f"illegal action {result.index}: {result.rule}: {result.error}")
+        if result.index is None:  # the stated result differs from the replay's
+            raise AnalysisError(
+                Message(
+                    "illegal action None: {rule}: {error}",
+                    {"rule": result.rule, "error": result.error},
+                    N_("illegal result: {error}"),
+                )
+            )
+        refusal = with_rule(result.rule, result.error or "")
+        raise AnalysisError(M_("illegal action {n}: {error}", n=result.index, error=refusal))
     final = result.state
     history = final.history
     piles = iter([tuple(ev[1]) for ev in history if ev[0] == EV_RESHUFFLE])

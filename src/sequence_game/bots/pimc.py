@@ -19,7 +19,7 @@ TRUE state instead of sampled worlds.
 The clock is honest: it starts before any work (the ranking included), worlds are evaluated in
 batches of at most half the time left at the rate measured so far, and none starts unless one
 more world fits before the limit less 4%. ``Limit(simulations=N)`` buys ``N`` rollouts:
-``N // width`` worlds.
+``N // width`` worlds, or more where ``prune`` drops candidates on the way.
 
 It needs the compiled engine (``pip install 'sequence-game[fast]'``); it is imported when the
 bot is built, so the package itself never needs Numba.
@@ -51,6 +51,8 @@ FIRST_BATCH: Final = 2
 """Worlds in the first batch, before the clock knows what one costs."""
 MAX_BATCH: Final = 64
 """Worlds in one compiled call at most (later batches double up to this)."""
+MIN_PRUNE_WORLDS: Final = 8
+"""Worlds a candidate must have met before it may be pruned (fewer say too little)."""
 
 
 def _fast_pimc() -> ModuleType:
@@ -77,6 +79,7 @@ class PimcBot(Oracle):
         width: int = 4,
         policy: int = 3,
         confidence: float = 1.0,
+        prune: float = 0.0,
         horizon: int = 200,
         length_penalty: float = LENGTH_PENALTY,
         inference: bool = True,
@@ -87,6 +90,7 @@ class PimcBot(Oracle):
             ("width", width, 1),
             ("horizon", horizon, 1),
             ("confidence", confidence, 0),
+            ("prune", prune, 0),
         ):
             if not value >= least:  # also refuses NaN
                 raise ValueError(f"pimc: {what} must be at least {least}, not {value!r}")
@@ -108,6 +112,9 @@ class PimcBot(Oracle):
         self.confidence = confidence
         """Standard errors of the paired difference by which another candidate must beat the
         heuristic's play to be chosen; 0 takes the best mean."""
+        self.prune = prune
+        """Standard errors of the paired difference by which the best candidate must beat another
+        for that one to get no more worlds (successive elimination); 0 keeps every candidate."""
         self.horizon = horizon
         """Rollout turns after which a game counts as drawn (200: nearly always to the end)."""
         self.length_penalty = length_penalty
@@ -153,49 +160,81 @@ class PimcBot(Oracle):
     def _rollouts(
         self, view: PlayerView, cands: list[int], source: Determinizer | TrueWorld, start: float, limit: Limit
     ) -> list[list[float]]:
-        """Per candidate, its rollout value in each world, in batches of worlds while the budget
-        and the clock allow (at least one world)."""
+        """Per candidate, its rollout value in each world it met, in batches of worlds while the
+        budget and the clock allow (at least one world). With ``prune``, a candidate that the best
+        beats by ``prune`` standard errors is dropped after a batch, so the worlds left go to the
+        plays still in contention; the heuristic's play (the first) is never dropped, so every
+        survivor's values stay paired with it world by world."""
         fast = self.fast
         deadline = deadline_of(start, limit)
-        most = math.inf if limit.simulations is None else max(1, limit.simulations // len(cands))
+        budget = math.inf if limit.simulations is None else max(len(cands), limit.simulations)
         values: list[list[float]] = [[] for _ in cands]
-        worlds = 0
+        active = list(range(len(cands)))
+        worlds = spent = 0
         batch = FIRST_BATCH
         began = time.perf_counter()
-        while worlds < most:
-            n = int(min(batch, most - worlds))
+        while len(active) > 1 or not worlds:
+            n = batch if budget == math.inf else min(batch, int(budget - spent) // len(active))
+            if n < 1:
+                break  # the rollout budget is spent
             if worlds and deadline < math.inf:
                 now = time.perf_counter()
-                room = (deadline - now) / ((now - began) / worlds)  # worlds that would still fit
+                per_rollout = (now - began) / spent
+                room = (deadline - now) / (per_rollout * len(active))  # worlds that would still fit
                 if room < 1.0:
                     break  # one more world would end past the limit (honest clock)
                 n = max(1, min(n, int(room / 2)))  # half the room: a slower batch still ends in time
             rows = fast.world_rows([source.sample() for _ in range(n)])
             seeds = [self.rng.getrandbits(63) for _ in range(n)]
+            plays = [cands[i] for i in active]
             out = fast.candidate_values(
-                rows, seeds, cands, view.side, self.policy, self.horizon, self.length_penalty
+                rows, seeds, plays, view.side, self.policy, self.horizon, self.length_penalty
             )
-            for i, row in enumerate(out.tolist()):
+            for i, row in zip(active, out.tolist(), strict=True):
                 values[i].extend(row)
             worlds += n
+            spent += n * len(active)
             batch = min(2 * batch, MAX_BATCH)
+            if self.prune and worlds >= MIN_PRUNE_WORLDS:
+                active = self._survivors(values, active, self.prune)
         self.last_worlds = worlds
-        self.last_simulations = worlds * len(cands)
+        self.last_simulations = spent
         return values
 
     @staticmethod
+    def _survivors(values: list[list[float]], active: list[int], prune: float) -> list[int]:
+        """The active candidates that the best of them does not beat by ``prune`` standard errors of
+        the paired differences (the first, the heuristic's play, always stays)."""
+        means = {i: sum(values[i]) / len(values[i]) for i in active}
+        best = max(active, key=lambda i: (means[i], -i))
+        return [i for i in active if i in (0, best) or _paired_lead(values[best], values[i]) < prune]
+
+    @staticmethod
     def _choose(values: list[list[float]], confidence: float) -> int:
-        """The candidate with the best mean, if it beats the heuristic's (the first) by
-        ``confidence`` standard errors of the paired differences; else the first. (Oracle mode
-        passes 0: the true state is the only world, and one rollout of it decides.)"""
+        """Among the candidates that met every world (those not pruned), the one with the best mean,
+        if it beats the heuristic's (the first) by ``confidence`` standard errors of the paired
+        differences; else the first. (Oracle mode passes 0: the true state is the only world, and
+        one rollout of it decides.)"""
         worlds = len(values[0])
-        means = [sum(v) / worlds for v in values]
-        best = max(range(len(values)), key=lambda i: (means[i], -i))
+        survivors = [i for i, v in enumerate(values) if len(v) == worlds]
+        best = max(survivors, key=lambda i: (sum(values[i]) / worlds, -i))
         if best == 0 or confidence == 0.0:
             return best
         if worlds < 2:
             return 0
-        diffs = [b - a for a, b in zip(values[0], values[best], strict=True)]
-        d = sum(diffs) / worlds
-        var = sum((x - d) ** 2 for x in diffs) / (worlds - 1)
-        return best if d >= confidence * math.sqrt(var / worlds) and d > 0 else 0
+        return best if _paired_lead(values[best], values[0]) >= confidence else 0
+
+
+def _paired_lead(better: list[float], other: list[float]) -> float:
+    """How many standard errors of the paired differences ``better`` leads ``other`` by, over the
+    worlds both met (a prefix of each); 0 where the lead is not positive or there is too little to
+    tell (fewer than two worlds)."""
+    n = min(len(better), len(other))
+    if n < 2:
+        return 0.0
+    diffs = [b - a for a, b in zip(other[:n], better[:n], strict=True)]
+    d = sum(diffs) / n
+    if d <= 0:
+        return 0.0
+    var = sum((x - d) ** 2 for x in diffs) / (n - 1)
+    return math.inf if var == 0 else d / math.sqrt(var / n)

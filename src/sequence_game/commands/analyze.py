@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         progress = None if args.quiet or not sys.stderr.isatty() else _progress
         analysis = analyze_record(source, budget, seed=args.seed, bot=args.bot, progress=progress)
     except (AnalysisError, ValueError) as exc:
-        print(_("cannot analyse: {error}").format(error=record_message(str(exc))), file=sys.stderr)
+        print(_("cannot analyse: {error}").format(error=record_message(exc)), file=sys.stderr)
         return 2
     if progress is not None:
         print(file=sys.stderr)

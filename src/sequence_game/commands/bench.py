@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = GameConfig(players=args.players, teams=args.teams)
     except ConfigError as exc:
-        raise SystemExit("sequence bench: " + engine_message(str(exc))) from None
+        raise SystemExit("sequence bench: " + engine_message(exc)) from None
     if args.games < 1:
         raise SystemExit("sequence bench: " + _("--games must be at least 1"))
     if args.engine == "fast":

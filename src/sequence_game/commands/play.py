@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         session = build_session(args)
     except (ValueError, RecordError) as exc:
-        print(f"sequence play: {record_message(str(exc))}", file=sys.stderr)
+        print(f"sequence play: {record_message(exc)}", file=sys.stderr)
         return 2
     if plain:
         from ..tui.plain import run_plain

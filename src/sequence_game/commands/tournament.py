@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             record=args.records is not None,
         )
     except ConfigError as exc:
-        raise SystemExit(PREFIX + engine_message(str(exc))) from None
+        raise SystemExit(PREFIX + engine_message(exc)) from None
     except ValueError as exc:
         raise SystemExit(f"{PREFIX}{exc}") from None
     if args.records is not None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _
-from ..record_messages import record_message
+from ..record_messages import record_message, replay_message
 
 OK, ILLEGAL, MALFORMED = 0, 1, 2
 
@@ -45,6 +45,7 @@ def _display(path: Path) -> str:
 def check_file(path: Path) -> tuple[int, dict[str, Any]]:
     """The exit status of one record and its JSON answer (the summary of ``ReplayResult`` with
     ``file``; ``malformed: true`` and ``error`` for a record that cannot be read as one)."""
+    from ..messages import message_of
     from ..records import MAX_RECORD_BYTES, RecordError, replay
 
     name = _display(path)
@@ -52,7 +53,7 @@ def check_file(path: Path) -> tuple[int, dict[str, Any]]:
         source: Path | bytes = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1) if name == "-" else path
         result = replay(source)
     except RecordError as exc:
-        return MALFORMED, {"file": name, "ok": False, "malformed": True, "error": str(exc)}
+        return MALFORMED, {"file": name, "ok": False, "malformed": True, "error": message_of(exc)}
     return (OK if result.ok else ILLEGAL), {"file": name, **result.summary()}
 
 
@@ -71,7 +72,7 @@ def _human(summary: dict[str, Any]) -> str:
                 verdict=verdict, sequences=seqs
             )
         return _("valid record; game not over; sequences {sequences}").format(sequences=seqs)
-    error = record_message(f"{summary['rule']}: {summary['error']}")
+    error = replay_message(summary["rule"], summary["error"])
     if summary["index"] is not None:
         return _("illegal action {n}: {error}").format(n=summary["index"], error=error)
     return _("illegal result: {error}").format(error=error)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import N_, _
+from ..messages import M_, Message, message_of
 from ..record_messages import check_line, record_message
 
 VERIFIED, MISMATCH, MALFORMED, UNVERIFIABLE = 0, 1, 2, 3
@@ -46,7 +47,7 @@ def verify_record(source: Path | bytes | dict[str, Any]) -> tuple[int, dict[str,
         data = load(source)
         block = fairness_of(data)
     except RecordError as exc:
-        return MALFORMED, {"ok": False, "malformed": True, "error": str(exc)}
+        return MALFORMED, {"ok": False, "malformed": True, "error": message_of(exc)}
     if block is None:
         return UNVERIFIABLE, {"ok": False, "error": N_("the record has no fairness block: nothing to verify")}
     report: dict[str, Any] = {"commitment": block.commitment, "nonces": len(block.nonces)}
@@ -56,24 +57,46 @@ def verify_record(source: Path | bytes | dict[str, Any]) -> tuple[int, dict[str,
     try:
         record = parse_record(data)
     except RecordError as exc:
-        return MALFORMED, {**report, "ok": False, "malformed": True, "error": str(exc)}
+        return MALFORMED, {**report, "ok": False, "malformed": True, "error": message_of(exc)}
     strangers = [seat for seat, _nonce in block.nonces if seat >= record.config.players]
     if strangers:
-        error = f"fairness.nonces: no seat {strangers[0]} at this table of {record.config.players}"
+        players = record.config.players
+        error = M_(
+            "fairness.nonces: no seat {seat} at this table of {players}", seat=strangers[0], players=players
+        )
         return MALFORMED, {**report, "ok": False, "malformed": True, "error": error}
     piles = [entry.order for entry in record.entries if entry.kind == "reshuffle"]
     result = replay(record)
     checks = [c.to_json() for c in verify_cards(block, record.deck, piles)]
     if result.ok:
         checks.append(
-            {"check": "replay", "ok": True, "detail": N_("every action is legal (R5.4 piles included)")}
+            {"check": "replay", "ok": True, "detail": M_("every action is legal (R5.4 piles included)")}
         )
     else:
-        where = f"action {result.index}" if result.index is not None else "result"
-        checks.append({"check": "replay", "ok": False, "detail": f"{where}: {result.rule}: {result.error}"})
+        checks.append(
+            {
+                "check": "replay",
+                "ok": False,
+                "detail": _replay_detail(result.index, result.rule, result.error),
+            }
+        )
     ok = all(c["ok"] for c in checks)
     report.update(ok=ok, checks=checks)
     return (VERIFIED if ok else MISMATCH), report
+
+
+def _replay_detail(index: int | None, rule: str | None, error: str | None) -> Message:
+    """Why the replay failed, in the English of ``--json`` (``action 4: R5.2: ...``) and as data."""
+    if index is not None:
+        params = {"action": index, "rule": rule, "error": error}
+        return Message(
+            "action {action}: {rule}: {error}", params, N_("action {action} breaks {rule}: {error}")
+        )
+    if rule == "result":  # the stated result differs from the replay's
+        return Message("result: result: {error}", {"error": error}, N_("wrong result: {error}"))
+    return Message(
+        "result: {rule}: {error}", {"rule": rule, "error": error}, N_("the result breaks {rule}: {error}")
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
         return status
-    # the JSON keeps the English details; people read every one in their language (record_messages)
+    # the JSON keeps the English details; people read every one in their language from its data
     if "checks" not in report:
         print(_("cannot verify: {error}").format(error=record_message(report["error"])), file=sys.stderr)
         return status

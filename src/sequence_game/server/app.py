@@ -156,6 +156,7 @@ def create_app(
             "pid": os.getpid(),
             "rooms_owned": len(manager.cluster.owned) if manager.cluster else None,
             "memory": manager.memory.stats(),
+            "commits": dict(zip(("events", "statements"), store.groups, strict=True)),
         }
 
     @app.get("/api/board")

@@ -6,7 +6,9 @@ rate is charged when a line is folded in, which every worker with the room loade
 line, wherever it was sent, so it holds across workers (two workers admitting a line in the same
 instant may each let one through; the next lines then wait for both). A player can
 mute another seat: that seat's lines are no longer sent to them (the line is still stored, so the
-host can read it if table talk is called, R6.1).
+host can read it if table talk is called, R6.1). A player's mutes belong to their seat and are
+stored with it, so they hold on every socket of the seat, on any worker, and after the room left
+memory; a spectator's belong to its socket.
 """
 
 from __future__ import annotations
@@ -71,7 +73,9 @@ def muted_by(room: Room, conn: Connection) -> set[int]:
     return room.seats[conn.seat].muted if conn.seat is not None else conn.muted
 
 
-def set_mute(room: Room, conn: Connection, seat: int, mute: bool) -> None:
+def set_mute(room: Room, conn: Connection, seat: int, mute: bool) -> set[int]:
+    """The seats ``conn`` mutes once ``seat`` is muted (or heard again); a player's set is stored
+    with their seat by the caller, a spectator's changes here (its socket's own)."""
     if seat >= len(room.seats):
         raise ProtocolError(
             "bad_seat",
@@ -81,11 +85,14 @@ def set_mute(room: Room, conn: Connection, seat: int, mute: bool) -> None:
         )
     if seat == conn.seat:
         raise ProtocolError("bad_seat", N_("you cannot mute yourself"))
-    muted = muted_by(room, conn)
+    muted = set(muted_by(room, conn))
     if mute:
         muted.add(seat)
     else:
         muted.discard(seat)
+    if conn.seat is None:
+        conn.muted = muted
+    return muted
 
 
 def audible(room: Room, conn: Connection, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import json
 import logging
-import threading
+import secrets
 import zlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .store import NOTIFY_CHANNEL, EventRow, Store, parse_notice
+from .store import NOTES_CHANNEL, NOTIFY_CHANNEL, Store, conninfo, split_notice
 
 if TYPE_CHECKING:
     from .rooms import Room
@@ -38,16 +40,10 @@ TICK = 0.5
 """Seconds between ownership, presence and grace checks (and the longest a takeover waits)."""
 
 
+@functools.lru_cache(maxsize=4096)
 def room_key(code: str) -> int:
     """A stable 31-bit advisory lock key for a room (Python's ``hash`` differs between processes)."""
     return zlib.crc32(code.encode()) & 0x7FFFFFFF
-
-
-def conninfo(url: str) -> str:
-    """A libpq URI from a SQLAlchemy URL (``postgresql+psycopg://`` -> ``postgresql://``)."""
-    import sqlalchemy as sa
-
-    return sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 class Cluster:
@@ -71,8 +67,9 @@ class Cluster:
         self.used_elsewhere: set[int] = set()
         """Room keys owned by, or with a seat connected to, another worker at the last tick."""
         self._session: Any = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self.worker = secrets.token_hex(8)
+        """This worker's name in its notes, so it can skip its own."""
 
     # ------------------------------------------------------------ session (locks)
 
@@ -165,38 +162,95 @@ class Cluster:
                 seat["connected"] = True
         return info
 
+    # ------------------------------------------------------------ notes to the other workers
+
+    def note(self, code: str, kind: str, **data: Any) -> None:
+        """Tell the workers holding room ``code`` something that is not an event (sent at once, on
+        the session connection): see :meth:`RoomManager._on_note`."""
+        payload = json.dumps({"code": code, "kind": kind, "from": self.worker, **data}, separators=(",", ":"))
+        self._sql("SELECT pg_notify(%s, %s)", NOTES_CHANNEL, payload)
+
     # ------------------------------------------------------------ listener
 
     def listen(
-        self, loop: asyncio.AbstractEventLoop, on_event: Callable[[str, int, EventRow | None], None]
+        self,
+        loop: asyncio.AbstractEventLoop,
+        on_event: Callable[[str, int, str], None],
+        on_note: Callable[[dict[str, Any]], None],
     ) -> None:
-        """Start the thread that LISTENs and hands each ``(code, n, event)`` to ``on_event`` on
-        ``loop``; ``("", 0, None)`` means the listener (re)connected and may have missed some."""
+        """LISTEN on the event loop itself: ``on_event(code, n, body)`` for each commit announced
+        (``body``: the event's JSON, parsed only by a worker that needs it, or ``""``), with
+        ``("", 0, "")`` when the listener (re)connected and may have missed some; ``on_note`` for
+        each note of another worker (:meth:`note`).
 
-        def run() -> None:
-            import psycopg
+        The connection's socket is watched by the loop (``add_reader``) and drained with libpq's
+        own calls, so a notification costs no thread switch: a listener thread woke, took the GIL
+        from the loop and woke the loop again for every commit of every worker."""
+        self._listener = loop.create_task(self._listen(loop, on_event, on_note))
 
-            while not self._stop.is_set():
+    async def _listen(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        on_event: Callable[[str, int, str], None],
+        on_note: Callable[[dict[str, Any]], None],
+    ) -> None:
+        import psycopg
+
+        events_channel, notes_channel = NOTIFY_CHANNEL.encode(), NOTES_CHANNEL.encode()
+
+        def deliver(pgconn: Any) -> None:
+            while (n := pgconn.notifies()) is not None:
                 try:
-                    with psycopg.connect(self.url, autocommit=True) as conn:
-                        conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                        loop.call_soon_threadsafe(on_event, "", 0, None)
-                        while not self._stop.is_set():
-                            for note in conn.notifies(timeout=0.5):
-                                loop.call_soon_threadsafe(on_event, *parse_notice(note.payload))
+                    payload = n.extra.decode()
+                    if n.relname == events_channel:
+                        on_event(*split_notice(payload))
+                    elif n.relname == notes_channel:
+                        note = json.loads(payload)
+                        if note.get("from") != self.worker:
+                            on_note(note)
                 except Exception:
-                    if self._stop.is_set():
-                        return
-                    log.exception("room_events listener lost its connection; reconnecting")
-                    self._stop.wait(1.0)
+                    log.exception("could not handle notification %r", n.extra[:200])
 
-        self._thread = threading.Thread(target=run, name="room-events", daemon=True)
-        self._thread.start()
+        while True:
+            conn: Any = None
+            fd = -1
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                await conn.execute(f"LISTEN {NOTES_CHANNEL}")
+                pgconn = conn.pgconn
+                lost: asyncio.Future[None] = loop.create_future()
+
+                def readable(pgconn: Any = pgconn, lost: asyncio.Future[None] = lost) -> None:
+                    try:
+                        pgconn.consume_input()
+                    except psycopg.OperationalError as exc:  # the connection is gone
+                        if not lost.done():
+                            lost.set_exception(exc)
+                        return
+                    deliver(pgconn)
+
+                fd = pgconn.socket
+                loop.add_reader(fd, readable)
+                on_event("", 0, "")
+                readable()
+                await lost
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("room_events listener lost its connection; reconnecting")
+                await asyncio.sleep(1.0)
+            finally:
+                if fd >= 0:
+                    loop.remove_reader(fd)
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.close()
 
     def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=3)
+        if self._listener is not None:
+            self._listener.cancel()
+            self._listener = None
         if self._session is not None:
             with contextlib.suppress(Exception):
                 self._session.close()

@@ -46,7 +46,7 @@ class Table(Protocol):
 
     limits: Limits
 
-    def commit(
+    async def commit(
         self,
         room: Room,
         kind: str,
@@ -58,7 +58,15 @@ class Table(Protocol):
         game_change: bool = False,
     ) -> dict[str, Any]: ...
 
-    def apply_action(self, room: Room, seat: int, action: int, card: int | None, auto: str = "") -> None: ...
+    async def apply_action(
+        self, room: Room, seat: int, action: int, card: int | None, auto: str = ""
+    ) -> None: ...
+
+    def save_mutes(self, room: Room, seat: int, muted: set[int]) -> None: ...
+
+    def present_elsewhere(self, room: Room) -> set[int]: ...
+
+    def tell_workers(self, room: Room, kind: str, **data: Any) -> None: ...
 
 
 Handler = Callable[[Table, Room, Connection, Any], Awaitable[None]]
@@ -136,19 +144,22 @@ async def on_act(table: Table, room: Room, conn: Connection, msg: Act) -> None:
             card = parse_card(msg.card)
         except ValueError as exc:
             raise ProtocolError("bad_message", str(exc), plain=True) from None
-    table.apply_action(room, seat, msg.action, card)
+    await table.apply_action(room, seat, msg.action, card)
 
 
 async def on_chat(table: Table, room: Room, conn: Connection, msg: Chat) -> None:
     seat = seated(room, conn)
     text = chat.clean(msg.text)
     chat.admit(room, conn, table.limits)
-    table.commit(room, "chat", seat, {"text": text, "name": room.seats[seat].name})
+    await table.commit(room, "chat", seat, {"text": text, "name": room.seats[seat].name})
 
 
 async def on_mute(table: Table, room: Room, conn: Connection, msg: Mute) -> None:
-    chat.set_mute(room, conn, msg.seat, msg.mute)
-    conn.send({"type": "muted", "version": room.version, "seats": sorted(chat.muted_by(room, conn))})
+    muted = chat.set_mute(room, conn, msg.seat, msg.mute)
+    if conn.seat is not None:  # stored with the seat and told to each of its sockets, on any worker
+        table.save_mutes(room, conn.seat, muted)
+    else:
+        conn.send({"type": "muted", "version": room.version, "seats": sorted(muted)})
 
 
 async def on_call(table: Table, room: Room, conn: Connection, msg: CallTableTalk) -> None:
@@ -170,7 +181,7 @@ async def on_call(table: Table, room: Room, conn: Connection, msg: CallTableTalk
             "R6.2",
             params={"side": msg.side},
         )
-    table.commit(room, "call", seat, {"side": msg.side})
+    await table.commit(room, "call", seat, {"side": msg.side})
 
 
 async def on_rule(table: Table, room: Room, conn: Connection, msg: Rule) -> None:
@@ -186,7 +197,7 @@ async def on_rule(table: Table, room: Room, conn: Connection, msg: Rule) -> None
             state.copy().call_table_talk(call["side"])
         except IllegalActionError as exc:
             raise events.refusal("illegal", exc) from None
-    table.commit(
+    await table.commit(
         room,
         "rule",
         conn.seat,
@@ -224,7 +235,7 @@ async def on_bot(table: Table, room: Room, conn: Connection, msg: SetBot) -> Non
                 params={"seat": msg.seat, "name": current.name},
             )
         data = {"seat": msg.seat, "kind": "bot", "name": f"{msg.level} bot", "bot_level": msg.level}
-    table.commit(room, "seat", msg.seat, data, seat_changed=msg.seat)
+    await table.commit(room, "seat", msg.seat, data, seat_changed=msg.seat)
 
 
 async def on_configure(table: Table, room: Room, conn: Connection, msg: Configure) -> None:
@@ -242,7 +253,7 @@ async def on_configure(table: Table, room: Room, conn: Connection, msg: Configur
         )
     except ConfigError as exc:
         raise events.refusal("bad_config", exc) from None
-    table.commit(room, "config", conn.seat, changes, room_fields={"config": {**c, **changes}})
+    await table.commit(room, "config", conn.seat, changes, room_fields={"config": {**c, **changes}})
 
 
 async def on_start(table: Table, room: Room, conn: Connection, msg: Start) -> None:
@@ -258,10 +269,10 @@ async def on_start(table: Table, room: Room, conn: Connection, msg: Start) -> No
         )
     not_gathering(room)
     if room.fair_seed is None:  # a room created before fair deals
-        table.commit(room, "seed", conn.seat, fair_rooms.seed_event())
+        await table.commit(room, "seed", conn.seat, fair_rooms.seed_event())
     # R4.1: a digital game may choose the first dealer and rotate the deal between games; the
     # dealer is fixed here, before any nonce is known
-    gather(table, room, secrets.randbelow(len(room.seats)))
+    await gather(table, room, secrets.randbelow(len(room.seats)))
 
 
 def not_gathering(room: Room) -> None:
@@ -269,21 +280,30 @@ def not_gathering(room: Room) -> None:
         raise ProtocolError("starting", N_("the deal is being made: waiting for the players' nonces"))
 
 
-def gather(table: Table, room: Room, dealer: int) -> None:
+async def gather(table: Table, room: Room, dealer: int) -> None:
     """Ask every connected person for a nonce against the seed now committed; deal when the last
     one answers or after ``Limits.nonce_seconds``, with the nonces that came (bots, absent people
     and the late contribute none), so a start can never stall."""
     commit = fair_rooms.current_commitment(room)
-    waiting = {s.index for s in room.seats if s.kind == "human" and s.connections > 0 and not s.stand_in}
+    elsewhere = table.present_elsewhere(room)  # connected to another worker (as of its last tick)
+    waiting = {
+        s.index
+        for s in room.seats
+        if s.kind == "human" and (s.connections > 0 or s.index in elsewhere) and not s.stand_in
+    }
     gathering = room.gathering = Gathering(commit, dealer, waiting)
     if not waiting:
-        finish_gathering(table, room)
+        await finish_gathering(table, room)
         return
     seconds = table.limits.nonce_seconds
     ask = {"type": "nonce_request", "commitment": commit, "seconds": seconds, "version": room.version}
     for c in room.conns:
         if c.seat in waiting:
             c.send(ask)
+    if waiting & elsewhere:  # the other workers ask their sockets and pass the nonces on
+        table.tell_workers(
+            room, "ask", commitment=commit, dealer=dealer, seconds=seconds, waiting=sorted(waiting)
+        )
     if room.timer_task is not None:
         room.timer_task.cancel()
     room.timer_task = asyncio.create_task(_gathering_deadline(table, room, gathering, seconds))
@@ -295,10 +315,10 @@ async def _gathering_deadline(table: Table, room: Room, gathering: Gathering, se
         if room.timer_task is asyncio.current_task():
             room.timer_task = None
         if room.gathering is gathering and not room.evicted:
-            finish_gathering(table, room)
+            await finish_gathering(table, room)
 
 
-def finish_gathering(table: Table, room: Room) -> None:
+async def finish_gathering(table: Table, room: Room) -> None:
     """Deal the fair game from the committed seed and the nonces gathered. Holds ``room.lock``."""
     gathering, room.gathering = room.gathering, None
     if gathering is None:
@@ -311,7 +331,7 @@ def finish_gathering(table: Table, room: Room) -> None:
         return  # the table changed meanwhile: the host starts again
     nonces = [(seat, n) for seat, n in sorted(gathering.nonces.items()) if room.seats[seat].kind == "human"]
     data = fair_rooms.start_data(room, gathering.dealer, nonces)
-    table.commit(
+    await table.commit(
         room, "start", room.host_seat, data, room_fields={"status": "playing", "game": data}, game_change=True
     )
 
@@ -327,8 +347,61 @@ async def on_nonce(table: Table, room: Room, conn: Connection, msg: Nonce) -> No
         )
     gathering.waiting.discard(seat)
     gathering.nonces[seat] = msg.nonce
+    if gathering.remote:  # the worker that got the start deals: pass the nonce on
+        table.tell_workers(room, "nonce", commitment=msg.commitment, seat=seat, nonce=msg.nonce)
+    elif not gathering.waiting:
+        await finish_gathering(table, room)
+
+
+def remote_gathering(table: Table, room: Room, note: dict[str, Any]) -> None:
+    """Another worker started a deal and waits for nonces (its note ``ask``): ask this worker's
+    sockets on the waiting seats, and take their nonces (:func:`on_nonce` passes them on) until
+    the deal's ``start`` event arrives, or ``seconds`` after which it deals without them.
+    Holds ``room.lock``."""
+    if room.status not in ("lobby", "over") or (room.gathering is not None and not room.gathering.remote):
+        return
+    seconds = float(note["seconds"])
+    waiting = {int(s) for s in note["waiting"]}
+    gathering = room.gathering = Gathering(str(note["commitment"]), int(note["dealer"]), waiting, remote=True)
+    ask = {
+        "type": "nonce_request",
+        "commitment": gathering.commitment,
+        "seconds": seconds,
+        "version": room.version,
+    }
+    for c in room.conns:
+        if c.seat in waiting:
+            c.send(ask)
+    task = asyncio.create_task(_remote_gathering_ends(room, gathering, seconds + 2))
+    _REMOTE_ENDS.add(task)
+    task.add_done_callback(_REMOTE_ENDS.discard)
+
+
+_REMOTE_ENDS: set[asyncio.Task[None]] = set()
+"""The timers that forget another worker's gathering (kept referenced until they run)."""
+
+
+async def _remote_gathering_ends(room: Room, gathering: Gathering, seconds: float) -> None:
+    """Forget another worker's gathering once its deadline has passed (its ``start`` usually came
+    first; without one, the table changed there and the host starts again)."""
+    await asyncio.sleep(seconds)
+    async with room.lock:
+        if room.gathering is gathering:
+            room.gathering = None
+
+
+async def take_remote_nonce(table: Table, room: Room, note: dict[str, Any]) -> None:
+    """A nonce given on another worker for this worker's gathering. Holds ``room.lock``."""
+    gathering = room.gathering
+    seat = int(note["seat"])
+    if gathering is None or gathering.remote or gathering.commitment != note["commitment"]:
+        return
+    if seat not in gathering.waiting:
+        return  # given here first (a seat with sockets on two workers), or never asked
+    gathering.waiting.discard(seat)
+    gathering.nonces[seat] = str(note["nonce"])
     if not gathering.waiting:
-        finish_gathering(table, room)
+        await finish_gathering(table, room)
 
 
 async def on_rematch(table: Table, room: Room, conn: Connection, msg: Rematch) -> None:
@@ -339,8 +412,8 @@ async def on_rematch(table: Table, room: Room, conn: Connection, msg: Rematch) -
     not_gathering(room)
     dealer = (room.state.dealer + 1) % len(room.seats)
     if not msg.swap:
-        table.commit(room, "seed", conn.seat, fair_rooms.seed_event())
-        gather(table, room, dealer)
+        await table.commit(room, "seed", conn.seat, fair_rooms.seed_event())
+        await gather(table, room, dealer)
         return
     if room.sides != 2:
         raise ProtocolError(
@@ -351,7 +424,7 @@ async def on_rematch(table: Table, room: Room, conn: Connection, msg: Rematch) -
     # two sides: the same deck dealt by the next seat gives every hand, and the first turn, to the
     # other side (R4.2, R4.3), so each side gets the cards the other side had
     data = fair_rooms.start_data(room, dealer, [], swap_of=len(room.records) - 1)
-    table.commit(
+    await table.commit(
         room, "start", conn.seat, data, room_fields={"status": "playing", "game": data}, game_change=True
     )
 
@@ -362,9 +435,9 @@ async def on_leave(table: Table, room: Room, conn: Connection, msg: Leave) -> No
         if seat == room.host_seat:
             raise ProtocolError("not_allowed", N_("the host cannot leave the lobby; close the room instead"))
         # the seat is emptied and every socket on it (this one included) watches from now on
-        table.commit(room, "seat", seat, {"seat": seat, "kind": "empty"}, seat_changed=seat)
+        await table.commit(room, "seat", seat, {"seat": seat, "kind": "empty"}, seat_changed=seat)
     elif room.status == "playing" and not room.seats[seat].stand_in:
-        table.commit(room, "away", seat, {"seat": seat}, game_change=True)
+        await table.commit(room, "away", seat, {"seat": seat}, game_change=True)
 
 
 #: The handler of each inbound message type (``hello`` is the socket's, before any of these).

@@ -10,7 +10,9 @@ the same catalogue as the terminal (docs/i18n.md, "Events from the server").
 ([{'kind': 'lost_draw', 'seat': 1}], [])
 >>> auto_code("turn timer")
 'turn_timer'
->>> refusal("illegal", IllegalActionError("R5.2", "seat 0 holds no 7h")).to_dict()["params"]
+>>> from sequence_game.messages import CardCode, M_
+>>> held = M_("seat {seat} holds no {card}", seat=0, card=CardCode("7h"))
+>>> refusal("illegal", IllegalActionError("R5.2", held)).to_dict()["params"]
 {'seat': '0', 'card': '7♥'}
 """
 
@@ -82,8 +84,8 @@ def seat_fields(kind: str, name: str, level: str | None) -> dict[str, Any]:
 
 def refusal(code: str, exc: IllegalActionError | ConfigError) -> ProtocolError:
     """An engine error as a refusal: the catalogue message it is worded by and its fields (card
-    codes as symbols, the same in every language). One the table in ``i18n.ENGINE_MESSAGES`` does
-    not know keeps its English text only (the page then shows the code's own message)."""
+    codes as symbols, the same in every language), from the data its message carries. One raised
+    with plain text keeps its English text only (the page then shows the code's own message)."""
     parts = engine_parts(exc.message)
     if parts is None:
         return ProtocolError(code, exc.message, exc.rule, plain=True)

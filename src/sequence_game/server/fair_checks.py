@@ -3,10 +3,10 @@
 Why: ``sequence verify`` (``commands/verify.py`` over ``fairness.verify_cards``) reports each check
 with an English ``detail``, part of its ``--json`` output and of the engine-side API. A room serves
 several languages at once (``docs/i18n.md``), so ``room.fairness.game.verify`` sends every check as
-a code, the catalogue message it is worded by (``msgid``) and its ``params``, read back from the
-detail with the patterns of :mod:`sequence_game.record_messages` (shared with ``sequence verify``'s
-text, as :data:`sequence_game.i18n.ENGINE_MESSAGES` reads the engine's errors). ``message`` keeps
-the English detail for API clients. A detail no pattern knows (a new one in ``fairness.py``) keeps
+a code, the catalogue message it is worded by (``msgid``) and its ``params``: the data the detail
+(a :class:`~sequence_game.messages.Message`) carries, taken by
+:func:`~sequence_game.record_messages.check_parts` (shared with ``sequence verify``'s text).
+``message`` keeps the English detail for API clients. A detail without data (plain text) keeps
 ``code: "other"`` and its English ``message`` only, rather than nothing.
 """
 
@@ -15,16 +15,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..i18n import engine_parts
 from ..record_messages import NOT_VERIFIED, check_parts, record_parts
 
 
 def check_data(check: dict[str, Any]) -> dict[str, Any]:
     """One check of ``sequence verify --json`` (``{"check", "ok", "detail"}``) as data:
     ``{"check", "number"?, "ok", "code", "msgid"?, "params"?, "reason"?, "message"}``.
-    ``reshuffle 3`` becomes ``check: "reshuffle", number: 3``; an illegal action's engine error is a
-    ``reason`` of its own (``{"msgid", "params"}``) when a table knows it (the engine's or the
-    record reader's)."""
-    name, detail = str(check["check"]), str(check["detail"])
+    ``reshuffle 3`` becomes ``check: "reshuffle", number: 3``; the error inside a failed replay's
+    detail is a ``reason`` of its own (``{"msgid", "params"}``) when it carries data: an illegal
+    action's (the engine's params as text, as in a refusal) or a wrong result's (the record's)."""
+    name, detail = str(check["check"]), check["detail"]  # a Message: str() would drop its data
     out: dict[str, Any] = {"check": name, "ok": bool(check["ok"])}
     numbered = re.fullmatch(r"(?P<name>\w+) (?P<number>\d+)", name)
     if numbered:
@@ -35,11 +36,12 @@ def check_data(check: dict[str, Any]) -> dict[str, Any]:
     else:
         code, msgid, params = parts
         if "error" in params:
-            reason = record_parts(params.pop("error"))
+            error = params.pop("error")
+            reason = record_parts(error) if code == "result_differs" else engine_parts(error)
             if reason is not None:
                 out["reason"] = {"msgid": reason[0], "params": reason[1]}
         out.update(code=code, msgid=msgid, params=params)
-    out["message"] = detail
+    out["message"] = str(detail)
     return out
 
 

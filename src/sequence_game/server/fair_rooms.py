@@ -12,6 +12,7 @@ This module knows the room only through the attributes :mod:`.rooms` gives it (n
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +37,15 @@ class Gathering:
     dealer: int
     waiting: set[int]
     nonces: dict[int, str] = field(default_factory=dict)
+    remote: bool = False
+    """Another worker's gathering, of which this worker only asks its own sockets for nonces and
+    passes them on (see :mod:`.commands`)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _commitment(seed: bytes) -> str:
+    """A seed's commitment, computed once: a room's public form (sent with every move) shows it."""
+    return commitment(seed)
 
 
 def seed_event() -> dict[str, Any]:
@@ -46,7 +56,7 @@ def seed_event() -> dict[str, Any]:
 def current_commitment(room: Room) -> str:
     if room.fair_seed is None:
         raise ProtocolError("no_seed", N_("this room has no committed seed"))
-    return commitment(room.fair_seed)
+    return _commitment(room.fair_seed)
 
 
 def start_data(
@@ -129,12 +139,12 @@ def fairness_public(room: Room) -> dict[str, Any] | None:
     and once it is over its seed and the server's own verification (``sequence verify``)."""
     if room.fair_seed is None:
         return None
-    out: dict[str, Any] = {"algorithm": ALGORITHM, "commitment": commitment(room.fair_seed)}
+    out: dict[str, Any] = {"algorithm": ALGORITHM, "commitment": _commitment(room.fair_seed)}
     out["gathering"] = room.gathering is not None
     deal = room.deal
     if deal is not None:
         game: dict[str, Any] = {
-            "commitment": deal.commitment,
+            "commitment": _commitment(deal.seed),
             "nonces": [{"seat": s, "nonce": n} for s, n in deal.nonces],
             "swap_of": room.swap_of,
         }

@@ -34,7 +34,7 @@ from ..state import GameState
 from . import chat, clocks, events
 from .bot_runner import BotRunner
 from .cluster import TICK, Cluster, local_presence, room_key
-from .commands import HANDLERS, gather
+from .commands import HANDLERS, gather, remote_gathering, take_remote_nonce
 from .eviction import evictable, expired
 from .fair_rooms import seed_event
 from .fanout import SeatViews, encode
@@ -57,7 +57,7 @@ from .rooms import (
     rebuild,
 )
 from .seats import Connection, Seat, attach, detach, hash_token
-from .store import EventRow, Store
+from .store import EventRow, Store, notice_event
 
 log = logging.getLogger(__name__)
 
@@ -110,13 +110,19 @@ class RoomManager:
         """Every room object not yet freed: after eviction it should empty (no leak holds them)."""
         self._hinting: set[tuple[str, int]] = set()
         """Seats with a hint being computed: one at a time each."""
+        self._notified: dict[str, dict[int, str]] = {}
+        """Announced events of rooms that were busy (locked) when their notice came, by number."""
+        self._committing: dict[str, int] = {}
+        """The latest event number each room committed (or is committing) here."""
+        self._note_tasks: set[asyncio.Task[None]] = set()
+        """Other workers' notes being applied (each waits for its room's lock)."""
 
     def start(self) -> None:
         """Begin the periodic eviction and expiry (needs a running event loop)."""
         if self._sweeper is None:
             self._sweeper = asyncio.create_task(self._sweep_forever())
         if self.cluster is not None and self._ticker is None:
-            self.cluster.listen(asyncio.get_running_loop(), self._on_notify)
+            self.cluster.listen(asyncio.get_running_loop(), self._on_notify, self._on_note)
             self._ticker = asyncio.create_task(self._tick_forever())
 
     # ------------------------------------------------------------------ rooms
@@ -177,7 +183,7 @@ class RoomManager:
             self._try_own(room)
         try:
             async with room.lock:  # a fair deal's commitment is public before anyone can sit
-                self.commit(room, "seed", None, seed_event())
+                await self.commit(room, "seed", None, seed_event())
             token = await self.take_seat(room, body.seat, body.name)
             if body.against is not None:
                 await self._start_against(room, body.against)
@@ -196,9 +202,9 @@ class RoomManager:
             for s in room.seats:
                 if s.kind == "empty":
                     data = {"seat": s.index, "kind": "bot", "name": f"{level} bot", "bot_level": level}
-                    self.commit(room, "seat", s.index, data, seat_changed=s.index)
+                    await self.commit(room, "seat", s.index, data, seat_changed=s.index)
             # nobody is connected yet, so the deal is made at once from the committed seed alone
-            gather(self, room, secrets.randbelow(len(room.seats)))
+            await gather(self, room, secrets.randbelow(len(room.seats)))
 
     def open_rooms(self) -> list[dict[str, Any]]:
         """Public rooms in memory still in their lobby with a free seat, newest first.
@@ -343,7 +349,7 @@ class RoomManager:
                 token = secrets.token_urlsafe(24)
                 data = {"seat": seat, "kind": "human", "name": name.strip() or f"Player {seat}"}
                 data["token_hash"] = hash_token(token)
-                self.commit(room, "seat", seat, data, seat_changed=seat)
+                await self.commit(room, "seat", seat, data, seat_changed=seat)
                 return token
 
     async def shutdown(self) -> None:
@@ -405,6 +411,8 @@ class RoomManager:
             room.evicted = True
             del self.rooms[room.code]
             self.store.forget(room.code)
+            self._committing.pop(room.code, None)
+            self._notified.pop(room.code, None)
             if self.cluster is not None:
                 self.cluster.release(room.code)
             for task in _room_tasks(room):
@@ -414,7 +422,7 @@ class RoomManager:
 
     # ------------------------------------------------------------ committing
 
-    def commit(
+    async def commit(
         self,
         room: Room,
         kind: str,
@@ -458,7 +466,16 @@ class RoomManager:
                     },
                 )
         try:
-            self.store.commit(room.code, ev, room=fields or None, seat_rows=seat_rows)
+            done = self.store.submit(room.code, ev, room=fields or None, seat_rows=seat_rows)
+            if done is not None:  # PostgreSQL: committed with this loop turn's group, the loop free meanwhile
+                self._committing[room.code] = ev.n  # its own notice may come first: nothing to catch up
+                try:
+                    await asyncio.shield(done)
+                except asyncio.CancelledError:  # committed all the same: memory must follow the store
+                    with contextlib.suppress(Exception):
+                        await done
+                        self._fold(room, ev)
+                    raise
         except IntegrityError:
             if self.cluster is None:
                 raise
@@ -474,7 +491,7 @@ class RoomManager:
         if kind == "start":  # a new game: a seat whose clock ran out in the last one is its player's again
             for s in room.seats:
                 if s.stand_in and s.connections > 0 and not clocks.is_flagged(room, s.index):
-                    self.commit(room, "back", s.index, {"seat": s.index}, game_change=True)
+                    await self.commit(room, "back", s.index, {"seat": s.index}, game_change=True)
         return public
 
     def _fold(self, room: Room, ev: EventRow) -> dict[str, Any]:
@@ -485,11 +502,53 @@ class RoomManager:
             for conn in room.conns:
                 detach(conn, changed)
             changed.muted.clear()
+        if ev.kind in ("start", "seat") and room.gathering is not None and room.gathering.remote:
+            room.gathering = None  # another worker's gathering: it dealt, or the table changed
         public = fold(room, ev)
         if ev.kind == "chat":
             chat.charge(room, self.limits)
         room.active_at = time.monotonic()
         return public
+
+    # ------------------------------------------------------------ mutes and other workers' seats
+
+    def save_mutes(self, room: Room, seat: int, muted: set[int]) -> None:
+        """``seat``'s player now mutes ``muted``: stored with the seat (so it holds on every worker,
+        and after the room left memory), then told to every socket on the seat, here and, through
+        a note, on the other workers. Holds ``room.lock``."""
+        note = None
+        if self.cluster is not None:
+            note = encode(
+                {
+                    "code": room.code,
+                    "kind": "mute",
+                    "from": self.cluster.worker,
+                    "seat": seat,
+                    "muted": sorted(muted),
+                }
+            )
+        self.store.save_mutes(room.code, seat, sorted(muted), note)
+        room.seats[seat].muted = set(muted)
+        self._tell_mutes(room, seat)
+
+    def _tell_mutes(self, room: Room, seat: int) -> None:
+        """The ``muted`` message to every socket on ``seat`` here (the page's mute buttons)."""
+        msg = {"type": "muted", "version": room.version, "seats": sorted(room.seats[seat].muted)}
+        for conn in room.conns:
+            if conn.seat == seat:
+                conn.send(msg)
+
+    def present_elsewhere(self, room: Room) -> set[int]:
+        """Seats of ``room`` another worker had a socket on at the last cluster tick."""
+        if self.cluster is None:
+            return set()
+        key = room_key(room.code)
+        return {seat for k, seat in self.cluster.seen_elsewhere if k == key}
+
+    def tell_workers(self, room: Room, kind: str, **data: Any) -> None:
+        """A note to the other workers holding ``room`` (nothing without a cluster)."""
+        if self.cluster is not None:
+            self.cluster.note(room.code, kind, **data)
 
     # ------------------------------------------------------------ other workers (cluster)
 
@@ -517,37 +576,90 @@ class RoomManager:
         if moved:
             self._after_game_change(room)
 
-    def _on_notify(self, code: str, n: int, ev: EventRow | None) -> None:
-        """Another worker (or this one) committed event ``n`` of room ``code``."""
+    def _on_notify(self, code: str, n: int, body: str) -> None:
+        """Another worker (or this one) committed event ``n`` of room ``code`` (``body``: the
+        event's JSON, parsed only here, when this worker holds the room and lacks the event)."""
         room = self.rooms.get(code)
+        if room is not None and (n <= room.version or n <= self._committing.get(code, 0)):
+            return  # this worker's own commit (maybe still being folded), or one caught up
+        if room is None and code:  # not loaded here: nothing to fold
+            return
         if (
             room is not None
-            and ev is not None
+            and body
             and n == room.version + 1
             and not room.lock.locked()  # nothing awaits between here and the fold: as if locked
             and code not in self._catching
             and not room.evicted
         ):
             try:
-                public = self._fold(room, ev)
-                self._broadcast(room, public)
-                if ev.kind in _MOVES_GAME:
-                    self._after_game_change(room)
-                return
+                ev = notice_event(n, body)
+                if ev is not None:
+                    public = self._fold(room, ev)
+                    self._broadcast(room, public)
+                    if ev.kind in _MOVES_GAME:
+                        self._after_game_change(room)
+                    return
             except Exception:
                 log.exception("room %s could not fold event %d", code, n)
+        if room is not None and n > room.version:  # folded when the room's lock is free ("": read it)
+            self._notified.setdefault(code, {})[n] = body
         rooms = list(self.rooms.values()) if not code else [r for r in (room,) if r]
         for room in rooms:
             if (not code or n > room.version) and room.code not in self._catching:
-                self._catching[room.code] = asyncio.create_task(self._catch_up_task(room))
+                self._catching[room.code] = asyncio.create_task(self._catch_up_task(room, refresh=not code))
 
-    async def _catch_up_task(self, room: Room) -> None:
+    def _on_note(self, note: dict[str, Any]) -> None:
+        """Another worker's note about a room this worker may hold: a seat's mutes changed, a
+        start asks for nonces, or a nonce came for this worker's gathering (:mod:`.cluster`)."""
+        room = self.rooms.get(str(note.get("code")))
+        if room is None or room.evicted:
+            return
+        kind = note.get("kind")
+        if kind == "mute":
+            seat = int(note["seat"])
+            if 0 <= seat < len(room.seats):
+                room.seats[seat].muted = {int(m) for m in note["muted"]}
+                self._tell_mutes(room, seat)
+        elif kind in ("ask", "nonce"):
+            task = asyncio.create_task(self._gathering_note(room, note))
+            self._note_tasks.add(task)
+            task.add_done_callback(self._note_tasks.discard)
+
+    async def _gathering_note(self, room: Room, note: dict[str, Any]) -> None:
+        async with room.lock:
+            if room.evicted:
+                return
+            if note["kind"] == "ask":
+                remote_gathering(self, room, note)
+            else:
+                await take_remote_nonce(self, room, note)
+
+    async def _catch_up_task(self, room: Room, refresh: bool = False) -> None:
+        """Catch up once the room's lock is free: from the notices that came meanwhile when they
+        follow on from the room's version (most often: the room was busy committing its own
+        event), else from the store. ``refresh``: the listener reconnected and notes may have
+        been missed, so the seats' mutes are read again too."""
         async with room.lock:
             self._catching.pop(room.code, None)
+            notified = self._notified.pop(room.code, {})
             if room.evicted:
                 return
             try:
-                self._catch_up(room)
+                while room.version + 1 in notified:
+                    ev = notice_event(room.version + 1, notified[room.version + 1])
+                    if ev is None:
+                        break
+                    public = self._fold(room, ev)
+                    self._broadcast(room, public)
+                    if ev.kind in _MOVES_GAME:
+                        self._after_game_change(room)
+                if max(notified, default=0) > room.version or refresh or not notified:
+                    self._catch_up(room)
+                if refresh:
+                    for index, muted in self.store.room_mutes(room.code).items():
+                        if 0 <= index < len(room.seats):
+                            room.seats[index].muted = muted
             except Exception:
                 log.exception("room %s could not catch up", room.code)
 
@@ -645,10 +757,10 @@ class RoomManager:
             async with room.lock:
                 if room.evicted:
                     continue
-                self._connect_locked(room, conn, hello)
+                await self._connect_locked(room, conn, hello)
                 return room
 
-    def _connect_locked(self, room: Room, conn: Connection, hello: Hello) -> None:
+    async def _connect_locked(self, room: Room, conn: Connection, hello: Hello) -> None:
         seat = None
         if hello.token is not None:
             digest = hash_token(hello.token)
@@ -662,7 +774,7 @@ class RoomManager:
                 seat.grace_task.cancel()
                 seat.grace_task = None
             if seat.stand_in and room.status == "playing" and not clocks.is_flagged(room, seat.index):
-                self.commit(room, "back", seat.index, {"seat": seat.index}, game_change=True)
+                await self.commit(room, "back", seat.index, {"seat": seat.index}, game_change=True)
             attach(conn, seat)
         conn.authed = True
         room.conns.add(conn)
@@ -706,7 +818,7 @@ class RoomManager:
                 and self._owns(room)
                 and (self.cluster is None or seat.index not in self.cluster.present_elsewhere(room.code))
             ):
-                self.commit(room, "away", seat.index, {"seat": seat.index}, game_change=True)
+                await self.commit(room, "away", seat.index, {"seat": seat.index}, game_change=True)
 
     # ------------------------------------------------------------ commands
 
@@ -725,10 +837,12 @@ class RoomManager:
         async with room.lock:
             await handler(self, room, conn, msg)
 
-    def apply_action(self, room: Room, seat: int, action: int, card: int | None, auto: str = "") -> None:
+    async def apply_action(
+        self, room: Room, seat: int, action: int, card: int | None, auto: str = ""
+    ) -> None:
         state = need_state(room)
         if clocks.overdue(room, seat, time.time()):  # a move that arrives after the flag fell
-            self._flag(room, seat)
+            await self._flag(room, seat)
             refused = N_("your time ran out before this move arrived: the move is refused")
             raise ProtocolError("flag_fell", refused)
         trial = state.copy()
@@ -741,7 +855,7 @@ class RoomManager:
         data: dict[str, Any] = {"action": action, "card": card_name(used) if used is not None else None}
         if auto:
             data["auto"] = auto
-        self.commit(room, "action", seat, data, game_change=True, after=trial)
+        await self.commit(room, "action", seat, data, game_change=True, after=trial)
 
     # ------------------------------------------------------------ bots and timers
 
@@ -803,7 +917,7 @@ class RoomManager:
                     # a person's seat played by a bot standing in says so (an event's ``auto``)
                     auto = "stand_in" if room.seats[seat].kind == "human" else ""
                     with contextlib.suppress(ProtocolError):  # stale: another worker moved first
-                        self.apply_action(room, seat, action, None, auto=auto)
+                        await self.apply_action(room, seat, action, None, auto=auto)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -832,9 +946,9 @@ class RoomManager:
             if seat is None:
                 self._arm_clock(room)  # woken a little early, or the move passed meanwhile
             else:
-                self._flag(room, seat)
+                await self._flag(room, seat)
 
-    def _flag(self, room: Room, seat: int) -> None:
+    async def _flag(self, room: Room, seat: int) -> None:
         """``seat``'s time ran out: store the ``flag`` event (a bot takes the seat, or its side
         loses, as the host chose). Holds ``room.lock``."""
         data = clocks.flag_data(room, seat, time.time())
@@ -843,7 +957,7 @@ class RoomManager:
             state = need_state(room)
             sequences = [len(state.sequences(s)) for s in range(room.sides)]
             fields = {"status": "over", "result": clocks.flag_result(room.sides, seat, sequences)}
-        self.commit(room, "flag", seat, data, room_fields=fields, game_change=True)
+        await self.commit(room, "flag", seat, data, room_fields=fields, game_change=True)
 
     async def _turn_timer(self, room: Room, version: int, seat: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -861,7 +975,7 @@ class RoomManager:
             pool = dead or plays or legal
             pick = pool[self._rng.randrange(len(pool))]
             with contextlib.suppress(ProtocolError):  # stale: another worker moved first
-                self.apply_action(room, seat, pick, None, auto="turn timer")
+                await self.apply_action(room, seat, pick, None, auto="turn timer")
 
 
 def hint_card(action: int, hand: tuple[int, ...]) -> int | None:

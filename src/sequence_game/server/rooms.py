@@ -12,6 +12,7 @@ that became public (a card played or discarded face up, R5.2).
 from __future__ import annotations
 
 import asyncio
+import functools
 import string
 import time
 from collections import deque
@@ -98,9 +99,17 @@ class Room:
     clock_task: asyncio.Task[None] | None = None
     """Wakes when the running clock runs out, even if nobody sends anything."""
 
+    _game_config: tuple[tuple[Any, ...], GameConfig] | None = field(default=None, repr=False)
+    """The last :meth:`game_config`, with the settings it came from (a room's public form, sent
+    with every move, asks for it more than once)."""
+
     def game_config(self) -> GameConfig:
         c = self.config
-        return GameConfig(players=c["players"], teams=c.get("teams"), draw=c.get("draw", "auto"))
+        key = (c["players"], c.get("teams"), c.get("draw", "auto"))
+        cached = self._game_config
+        if cached is None or cached[0] != key:
+            cached = self._game_config = (key, GameConfig(players=key[0], teams=key[1], draw=key[2]))
+        return cached[1]
 
     @property
     def sides(self) -> int:
@@ -114,6 +123,7 @@ class Room:
         """Everything about the room that anyone, spectators included, may know."""
         state = self.state
         outcome = state.outcome() if state else None
+        sides = self.sides
         return {
             "code": self.code,
             "status": self.status,
@@ -121,12 +131,12 @@ class Room:
             "host_seat": self.host_seat,
             "version": self.version,
             "game_version": self.game_version,
-            "seats": [s.public(self.sides) for s in self.seats],
+            "seats": [s.public(sides) for s in self.seats],
             "calls": [{"id": n, **c} for n, c in self.calls.items()],
             "deadline": self.deadline,
             "clocks": clocks.public(self, time.time()),
             "bot_seconds": round(self.bot_seconds, 3),
-            "bots": list(available_bots()),
+            "bots": list(_offered_bots()),
             "levels": {name: level for level, name in LEVELS.items()},
             "result": clocks.result(self)
             if outcome is None
@@ -138,6 +148,13 @@ class Room:
             "fairness": fair_rooms.fairness_public(self),
             "match": fair_rooms.match_public(self),
         }
+
+
+@functools.cache
+def _offered_bots() -> tuple[str, ...]:
+    """The bots this installation offers, looked up once: every room's public form (sent with
+    every move) lists them, and each look-up searched the import path for the optional extras."""
+    return available_bots()
 
 
 def public_view(state: GameState) -> dict[str, Any]:
@@ -271,6 +288,9 @@ def rebuild(row: RoomRow) -> Room:
     room.created_at = row.created_at
     for ev in row.events:
         fold(room, ev)
+    for seat, muted in row.mutes.items():  # private to each seat's player, kept beside the seat
+        if 0 <= seat < len(room.seats):
+            room.seats[seat].muted = set(muted)
     if room.version != row.version:
         raise RuntimeError(f"room {row.code}: event log ends at {room.version}, room row says {row.version}")
     return room

@@ -1,7 +1,8 @@
 """Durable storage: rooms, seats and the numbered event log, through SQLAlchemy Core.
 
-Every change to a room is one transaction that appends its event and updates the room row (and
-the seats it touches), committed before any client hears of it. A game is rebuilt after a restart
+Every change to a room appends its event and updates the room row (and the seats it touches) in
+one transaction, committed before any client hears of it; on PostgreSQL the events of one turn of
+the event loop share one transaction (:mod:`.group_commit`). A game is rebuilt after a restart
 by replaying its stored actions through the engine. The schema is created by the Alembic
 migrations shipped in ``migrations/``, so ``pip install`` is enough to serve.
 
@@ -14,20 +15,32 @@ migrations shipped in ``migrations/``, so ``pip install`` is enough to serve.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
 
+if TYPE_CHECKING:
+    from .group_commit import GroupCommitter
+
+try:  # the server extra brings orjson; the standard library's encoder is the fallback
+    import orjson
+except ImportError:  # pragma: no cover - the server extra installs it
+    orjson = None  # type: ignore[assignment]
+
 metadata = sa.MetaData()
 NOTIFY_CHANNEL = "room_events"
 """PostgreSQL channel on which every commit is announced when :attr:`Store.notify` is on."""
+NOTES_CHANNEL = "room_notes"
+"""PostgreSQL channel for what workers tell each other outside the event log: a seat's mutes
+(private, so never an event) and a start's nonce gathering (memory only, as on one worker)."""
 
 rooms = sa.Table(
     "rooms",
@@ -52,6 +65,7 @@ seats = sa.Table(
     sa.Column("name", sa.String(40), nullable=False),
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("bot_level", sa.String(32), nullable=True),
+    sa.Column("muted", sa.JSON, nullable=True),
 )
 
 events = sa.Table(
@@ -79,6 +93,8 @@ class _Writer:
         self.dialect = engine.dialect
         self._raw: Any = None
         self._sql: dict[Any, tuple[str, list[str] | None, dict[str, Any]]] = {}
+        self._prepared: dict[Any, bytes] = {}
+        """The statements prepared on the open connection (PostgreSQL), by shape."""
         if self.dialect.name == "postgresql":
             from psycopg.types.json import Json
 
@@ -122,8 +138,9 @@ class _Writer:
             try:
                 self._commit_postgres(raw, room_id, event, fields, seat_rows, payload)
             except dbapi.Error as exc:
-                if raw.driver_connection.closed or isinstance(exc, dbapi.OperationalError):
-                    self.close()
+                conn = raw.driver_connection
+                if conn.closed or conn.pgconn.status != 0 or isinstance(exc, dbapi.OperationalError):
+                    self.close()  # the connection is gone (0: libpq's CONNECTION_OK)
                 if isinstance(exc, dbapi.IntegrityError):
                     raise sa.exc.IntegrityError("commit", None, exc) from exc
                 raise
@@ -204,56 +221,146 @@ class _Writer:
         event, the room row and the seats in data-modifying ``WITH`` parts (run to completion,
         all or nothing, as one transaction), the ``NOTIFY`` in the main query (sent at commit).
         Every round trip is a wait on the event loop, and on a busy machine each one costs a
-        switch to the database's process and back."""
-        names = tuple(sorted(fields))
-        key = ("pg", names, len(seat_rows), payload is not None)
-        sql = self._sql.get(key)
-        if sql is None:
-            sets = "".join(f", {name} = %({name})s" for name in names)
-            parts = [
-                (
-                    "ev AS (INSERT INTO events (room_id, n, kind, seat, data, at)"
-                    " VALUES (%(room_id)s, %(n)s, %(kind)s, %(seat)s, %(data)s, %(at)s))"
-                ),
-                f"rm AS (UPDATE rooms SET version = %(n)s{sets} WHERE id = %(room_id)s)",
-            ]
-            parts.extend(
-                f"s{i} AS (INSERT INTO seats (room_id, seat, kind, name, token_hash, bot_level)"
-                f" VALUES (%(room_id)s, %(seat{i})s, %(kind{i})s, %(name{i})s, %(token{i})s, %(bot{i})s)"
-                " ON CONFLICT (room_id, seat) DO UPDATE SET kind = EXCLUDED.kind, name = EXCLUDED.name,"
-                " token_hash = EXCLUDED.token_hash, bot_level = EXCLUDED.bot_level)"
-                for i in range(len(seat_rows))
-            )
-            main = f"SELECT pg_notify('{NOTIFY_CHANNEL}', %(payload)s)" if payload is not None else "SELECT 1"
-            sql = self._sql[key] = ("WITH " + ", ".join(parts) + " " + main, None, {})
-        params: dict[str, Any] = {
-            "room_id": room_id,
-            "n": event.n,
-            "kind": event.kind,
-            "seat": event.seat,
-            "data": self._json(event.data),
-            "at": time.time(),
-            "payload": payload,
-        }
-        for name, value in fields.items():
-            params[name] = self._json(value) if name in _JSON_ROOM else value
-        for i, row in enumerate(seat_rows):
-            params.update(
-                {
-                    f"seat{i}": row.seat,
-                    f"kind{i}": row.kind,
-                    f"name{i}": row.name,
-                    f"token{i}": row.token_hash,
-                    f"bot{i}": row.bot_level,
-                }
-            )
-        raw.driver_connection.execute(sql[0], params)
+        switch to the database's process and back.
+
+        The statement is prepared once per shape on this connection and run through libpq itself
+        (``PQexecPrepared``, which waits without the GIL) with every value already text: psycopg's
+        cursor (query conversion, adaptation, its own preparation bookkeeping) was most of the
+        Python time a move spent in the store (``py-spy --gil`` under the load test)."""
+        key = _pg_shape(fields, seat_rows, payload)
+        found = self._sql.get(key)
+        if found is None:
+            order: list[str] = []
+
+            def arg(name: str) -> str:
+                if name not in order:
+                    order.append(name)
+                return f"${order.index(name) + 1}"
+
+            parts, notify = _pg_parts(key)(arg)
+            main = f"SELECT {notify}" if notify is not None else "SELECT 1"
+            found = self._sql[key] = ("WITH " + ", ".join(parts) + " " + main, order, {})
+        sql, order_of, _ = found
+        assert order_of is not None
+        params = _pg_params(room_id, event, fields, seat_rows, payload)
+        conn = raw.driver_connection
+        pgconn = conn.pgconn
+        statement = self._prepared.get(key)
+        if statement is None:
+            statement = f"sequence_commit_{len(self._prepared)}".encode()
+            _check(conn, pgconn.prepare(statement, sql.encode()))
+            self._prepared[key] = statement
+        _check(conn, pgconn.exec_prepared(statement, [params[p] for p in order_of]))
 
     def close(self) -> None:
         raw, self._raw = self._raw, None
+        self._prepared.clear()
         if raw is not None:
             with contextlib.suppress(Exception):
                 raw.invalidate()
+
+
+def _pg_shape(fields: dict[str, Any], seat_rows: list[SeatRow], payload: str | None) -> tuple[Any, ...]:
+    """What a commit's statement depends on: the room fields set, the seat rows, a NOTIFY or not."""
+    return ("pg", tuple(sorted(fields)), len(seat_rows), payload is not None)
+
+
+def _pg_parts(shape: tuple[Any, ...]) -> Callable[[Callable[[str], str]], tuple[list[str], str | None]]:
+    """The ``WITH`` parts of one commit of ``shape`` (the event, the room row, the seats) and its
+    ``pg_notify`` call, given ``arg``, which names each parameter's placeholder."""
+    _, names, n_seats, notify = shape
+
+    def parts(arg: Callable[[str], str]) -> tuple[list[str], str | None]:
+        sets = "".join(f", {name} = {arg(name)}" for name in names)
+        out = [
+            (
+                "ev AS (INSERT INTO events (room_id, n, kind, seat, data, at) VALUES "
+                f"({arg('room_id')}, {arg('n')}, {arg('kind')}, {arg('seat')}, {arg('data')}, {arg('at')}))"
+            ),
+            f"rm AS (UPDATE rooms SET version = {arg('n')}{sets} WHERE id = {arg('room_id')})",
+        ]
+        out.extend(
+            f"s{i} AS (INSERT INTO seats (room_id, seat, kind, name, token_hash, bot_level)"
+            f" VALUES ({arg('room_id')}, {arg(f'seat{i}')}, {arg(f'kind{i}')}, {arg(f'name{i}')},"
+            f" {arg(f'token{i}')}, {arg(f'bot{i}')})"
+            " ON CONFLICT (room_id, seat) DO UPDATE SET kind = EXCLUDED.kind, name = EXCLUDED.name,"
+            " token_hash = EXCLUDED.token_hash, bot_level = EXCLUDED.bot_level, muted = NULL)"
+            for i in range(n_seats)
+        )
+        return out, (f"pg_notify('{NOTIFY_CHANNEL}', {arg('payload')})" if notify else None)
+
+    return parts
+
+
+def _pg_params(
+    room_id: int, event: EventRow, fields: dict[str, Any], seat_rows: list[SeatRow], payload: str | None
+) -> dict[str, bytes | None]:
+    """A commit's parameters by name, each already in PostgreSQL's text format."""
+    params: dict[str, Any] = {
+        "room_id": room_id,
+        "n": event.n,
+        "kind": event.kind,
+        "seat": event.seat,
+        "data": _json_text(event.data),
+        "at": time.time(),
+        "payload": payload,
+    }
+    for name, value in fields.items():
+        params[name] = _json_text(value) if name in _JSON_ROOM else value
+    for i, row in enumerate(seat_rows):
+        params.update(
+            {
+                f"seat{i}": row.seat,
+                f"kind{i}": row.kind,
+                f"name{i}": row.name,
+                f"token{i}": row.token_hash,
+                f"bot{i}": row.bot_level,
+            }
+        )
+    return {name: _pg_text(value) for name, value in params.items()}
+
+
+def _json_text(value: Any) -> str | None:
+    """A JSON column's value as its text (``None`` stays SQL ``NULL``)."""
+    return None if value is None else _dumps(value)
+
+
+def _dumps(value: Any) -> str:
+    if orjson is not None:
+        try:
+            return orjson.dumps(value).decode()
+        except TypeError:  # a lone surrogate or an unusual type: the standard library's escapes
+            pass
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _pg_text(value: Any) -> bytes | None:
+    """A parameter in PostgreSQL's text format (what ``PQexecPrepared`` takes)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if "\x00" in value:  # libpq would cut the value at the NUL; psycopg refuses it too
+            import psycopg
+
+            raise psycopg.DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
+        return value.encode()
+    if isinstance(value, bool):
+        return b"true" if value else b"false"
+    if isinstance(value, float):
+        return repr(value).encode()
+    return str(value).encode()
+
+
+def _check(conn: Any, result: Any) -> None:
+    """Raise psycopg's own exception (``IntegrityError`` for a taken event number, and so on) when
+    a libpq call failed, as psycopg's cursor would."""
+    import psycopg
+    from psycopg import errors, pq
+
+    if result is None:
+        raise psycopg.OperationalError(conn.pgconn.get_error_message().decode(errors="replace"))
+    if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
+        raise errors.error_from_result(result, encoding="utf-8")
 
 
 _EVENT_COLUMNS = ("room_id", "n", "kind", "seat", "data", "at")
@@ -292,24 +399,47 @@ class RoomRow:
     created_at: float = 0.0
     seats: list[SeatRow] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
+    mutes: dict[int, list[int]] = field(default_factory=dict)
+    """The seats each seat's player muted (private: kept beside the seat, never an event)."""
 
 
 def notice(code: str, event: EventRow) -> str:
     """The NOTIFY payload of an event: ``CODE:N`` and, when it fits PostgreSQL's 8,000 bytes, the
     event itself as JSON after a space, so a listener need not read it back from the table."""
     head = f"{code}:{event.n}"
-    body = json.dumps({"kind": event.kind, "seat": event.seat, "data": event.data}, separators=(",", ":"))
+    body = _dumps({"kind": event.kind, "seat": event.seat, "data": event.data})
     return f"{head} {body}" if len(head) + len(body.encode()) < 7900 else head
 
 
-def parse_notice(payload: str) -> tuple[str, int, EventRow | None]:
-    """``(code, n, the event if the payload carries it)`` from :func:`notice`'s payload."""
+def split_notice(payload: str) -> tuple[str, int, str]:
+    """``(code, n, the event's JSON or "")`` from :func:`notice`'s payload, the JSON left unparsed:
+    a worker that does not hold the room (or made the commit itself) never needs it."""
     head, _, body = payload.partition(" ")
     code, _, n = head.partition(":")
+    return code, int(n), body
+
+
+def notice_event(n: int, body: str) -> EventRow | None:
+    """The event a notice carried (:func:`split_notice`'s body), or ``None`` when it did not fit."""
     if not body:
-        return code, int(n), None
-    d = json.loads(body)
-    return code, int(n), EventRow(int(n), d["kind"], d["seat"], d["data"])
+        return None
+    d = orjson.loads(body) if orjson is not None else json.loads(body)
+    return EventRow(n, d["kind"], d["seat"], d["data"])
+
+
+def conninfo(url: str) -> str:
+    """A libpq URI from a SQLAlchemy URL (``postgresql+psycopg://`` -> ``postgresql://``)."""
+    return sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _store_error(exc: BaseException) -> BaseException:
+    """A driver's error as :meth:`Store.commit` raises it: a taken event number is SQLAlchemy's
+    ``IntegrityError``, whatever the driver; anything else as it came."""
+    import psycopg
+
+    if isinstance(exc, psycopg.IntegrityError):
+        return sa.exc.IntegrityError("commit", None, exc)
+    return exc
 
 
 def database_url(db: str) -> str:
@@ -320,7 +450,8 @@ def database_url(db: str) -> str:
 
 
 class Store:
-    """The database behind the rooms. Synchronous and short transactions: one per event."""
+    """The database behind the rooms: short transactions, one per event (:meth:`commit`), or on
+    PostgreSQL one per group of events committed without blocking the loop (:meth:`submit`)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -332,6 +463,8 @@ class Store:
         self.engine = sa.create_engine(url, **kwargs)
         self._writer: _Writer | None = None
         """The connection every event is committed on (opened on first use)."""
+        self._group: GroupCommitter | None = None
+        """PostgreSQL: the connection :meth:`commit_async` commits groups of events on."""
         self._ids: dict[str, int] = {}
         """Room ids by code: a room's id never changes, so each commit saves a look-up."""
         self.notify = False
@@ -359,6 +492,9 @@ class Store:
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+        if self._group is not None:
+            self._group.close()
+            self._group = None
         self.engine.dispose()
 
     # ------------------------------------------------------------------ writing
@@ -406,6 +542,63 @@ class Store:
         self._writer.commit(
             room_id, event, room or {}, seat_rows or [], notice(code, event) if self.notify else None
         )
+
+    def save_mutes(self, code: str, seat: int, muted: list[int], note: str | None = None) -> None:
+        """Store the seats ``seat``'s player muted, so they hold on any worker and after the room
+        left memory; ``note`` is announced on :data:`NOTES_CHANNEL` when the change commits (the
+        other workers' sockets on the seat hear of it)."""
+        with self.engine.begin() as conn:
+            room_id = self._room_id(conn, code)
+            conn.execute(
+                seats.update()
+                .where(seats.c.room_id == room_id, seats.c.seat == seat)
+                .values(muted=sorted(muted) or None)
+            )
+            if note is not None:
+                conn.execute(sa.select(sa.func.pg_notify(NOTES_CHANNEL, note)))
+
+    def room_mutes(self, code: str) -> dict[int, set[int]]:
+        """Each seat's mutes in the room, as stored (every seat, muting nobody or not)."""
+        with self.engine.connect() as conn:
+            room_id = self._room_id(conn, code)
+            rows = conn.execute(sa.select(seats.c.seat, seats.c.muted).where(seats.c.room_id == room_id))
+            return {int(r.seat): {int(m) for m in r.muted or ()} for r in rows}
+
+    def submit(
+        self,
+        code: str,
+        event: EventRow,
+        *,
+        room: dict[str, Any] | None = None,
+        seat_rows: list[SeatRow] | None = None,
+    ) -> asyncio.Future[None] | None:
+        """:meth:`commit` without waiting on the event loop: on PostgreSQL the event joins the group
+        of commits of this turn of the loop (:mod:`.group_commit`) and the future completes once
+        it is committed (or fails with what :meth:`commit` would raise), the loop serving others
+        meanwhile; on SQLite (a local file, no round trip) it is committed at once and ``None``
+        is returned."""
+        if not self.url.startswith("postgresql"):
+            self.commit(code, event, room=room, seat_rows=seat_rows)
+            return None
+        from .group_commit import GroupCommitter, Pending
+
+        if self._group is None:
+            self._group = GroupCommitter(conninfo(self.url), _store_error)
+        room_id = self._ids.get(code)
+        if room_id is None:
+            with self.engine.connect() as conn:
+                room_id = self._room_id(conn, code)
+        fields, rows = room or {}, seat_rows or []
+        payload = notice(code, event) if self.notify else None
+        shape = _pg_shape(fields, rows, payload)
+        params = _pg_params(room_id, event, fields, rows, payload)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        return self._group.submit(Pending(shape, _pg_parts(shape), params, done))
+
+    @property
+    def groups(self) -> tuple[int, int]:
+        """(events, statements) committed by :meth:`submit` so far: how well commits group."""
+        return (self._group.events, self._group.groups) if self._group is not None else (0, 0)
 
     def forget(self, code: str) -> None:
         """Drop what is cached about a room that left memory (it is looked up again if it returns)."""
@@ -461,6 +654,8 @@ class Store:
                 sa.select(seats).where(seats.c.room_id == row["id"]).order_by(seats.c.seat)
             ):
                 out.seats.append(SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot_level))
+                if s.muted:
+                    out.mutes[s.seat] = [int(m) for m in s.muted]
             query = sa.select(events).where(events.c.room_id == row["id"]).order_by(events.c.n)
             for e in conn.execute(query):
                 out.events.append(EventRow(e.n, e.kind, e.seat, e.data))

@@ -93,7 +93,7 @@ class SequenceApp(App[None]):
                     limit=self.limit,
                 )
             except ValueError as exc:  # the form validates first; belt and braces
-                self.push_screen(TextScreen(_("Cannot start"), engine_message(str(exc))))
+                self.push_screen(TextScreen(_("Cannot start"), engine_message(exc)))
                 return
             self.start_session(session)
 
@@ -105,7 +105,7 @@ class SequenceApp(App[None]):
             session = GameSession.resume(path, limit=self.limit)
         except RecordError as exc:
             self.push_screen(
-                TextScreen(_("Cannot continue"), record_message(str(exc))),
+                TextScreen(_("Cannot continue"), record_message(exc)),
                 lambda _answer: self.back_to_start(first),
             )
             return
@@ -117,7 +117,7 @@ class SequenceApp(App[None]):
             model = ReplayModel(str(path))
         except RecordError as exc:
             self.push_screen(
-                TextScreen(_("Cannot replay"), f"{path}: {record_message(str(exc))}"),
+                TextScreen(_("Cannot replay"), f"{path}: {record_message(exc)}"),
                 lambda _answer: self.back_to_start(first),
             )
             return

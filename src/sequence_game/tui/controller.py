@@ -28,7 +28,7 @@ from ..cards import JC, JD, JH, JS, Card, card_label, card_name, is_one_eyed, is
 from ..config import GameConfig
 from ..errors import IllegalActionError
 from ..i18n import N_, _, engine_message, ngettext
-from ..record_messages import record_message
+from ..record_messages import replay_message
 from ..records import RecordError, dumps, load, replay
 from ..state import EV_LOST_DRAW, EV_PASS, EV_PENALTY, EV_RESHUFFLE, GameState, Termination, new_game
 
@@ -144,7 +144,7 @@ def cards_of_action(action: object, card: Card | None = None) -> list[Card]:
 def error_text(exc: IllegalActionError, card: Card | None = None) -> str:
     """An engine error for people: the rule, then the message in the player's language with card
     symbols (``R5.2: ...``). The engine speaks English; :func:`~sequence_game.i18n.engine_message`
-    reads its message back into data and words it again."""
+    words its message again from the data it carries (plain text: card codes made symbols here)."""
     translated = engine_message(exc.message)
     if translated == exc.message:  # a message the table does not know: English, with symbols
         translated = card_codes_to_symbols(exc.message, cards_of_action(exc.action, card))
@@ -311,7 +311,7 @@ class GameSession:
         result = replay(data, seed=seed)
         if not result.ok:
             where = _("action {n}").format(n=result.index) if result.index is not None else _("its result")
-            error = record_message(f"{result.rule}: {result.error}")
+            error = replay_message(result.rule, result.error)
             raise RecordError(
                 _("{path}: {where} is illegal: {error}").format(path=path, where=where, error=error)
             )

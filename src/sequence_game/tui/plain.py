@@ -17,7 +17,7 @@ from ..board import COLUMN_LETTERS, LAYOUT, SIZE, parse_cell
 from ..cards import card_name, is_one_eyed, is_two_eyed, parse_card
 from ..errors import IllegalActionError
 from ..i18n import N_, _, engine_message, ngettext
-from ..record_messages import record_message
+from ..record_messages import record_message, replay_message
 from ..records import RecordError
 from ..state import GameState
 from .controller import (
@@ -341,7 +341,7 @@ class PlainGame:
                 reason = self.session.explain_cell(card, cell, seat)
                 if reason:
                     return reason
-        return _("{error} (type 'help' for the notation)").format(error=engine_message(str(exc)))
+        return _("{error} (type 'help' for the notation)").format(error=engine_message(exc))
 
 
 def run_plain(session: GameSession, stdin: TextIO, stdout: TextIO) -> int:
@@ -357,12 +357,10 @@ def run_plain_replay(path: str | Path, stdin: TextIO, stdout: TextIO, budget: Bu
     try:
         model = ReplayModel(str(path))
     except RecordError as exc:
-        stdout.write(
-            _("cannot replay {path}: {error}").format(path=path, error=record_message(str(exc))) + "\n"
-        )
+        stdout.write(_("cannot replay {path}: {error}").format(path=path, error=record_message(exc)) + "\n")
         return 2
     if not model.final.ok:
-        error = record_message(f"{model.final.rule}: {model.final.error}")
+        error = replay_message(model.final.rule, model.final.error)
         stdout.write(
             _("note: the record stops being legal at action {n}: {error}").format(
                 n=model.final.index, error=error

@@ -18,7 +18,7 @@ from textual.widgets import Footer, ProgressBar, Static
 from ..analysis import Budget, GameAnalysis, MoveAnalysis, format_text
 from ..cards import card_label
 from ..i18n import N_, _, ngettext
-from ..record_messages import record_message
+from ..record_messages import replay_message
 from ..state import GameState
 from .analysis_job import AnalysisJob
 from .analysis_view import ChanceChart, move_line, summary_text
@@ -283,7 +283,7 @@ class ReplayScreen(Screen[GameAnalysis | None]):
         if state.is_terminal():
             text.append(result_text(state) + "\n", style="bold")
         elif m.step == m.steps and not m.final.ok:
-            error = record_message(f"{m.final.rule}: {m.final.error}")
+            error = replay_message(m.final.rule, m.final.error)
             text.append(_("The record stops here: {error}").format(error=error) + "\n", style="bold red")
         counts = state.sequence_counts()
         for side in range(state.config.sides):

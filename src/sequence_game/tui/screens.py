@@ -242,7 +242,7 @@ class NewGameScreen(Screen[GameSetup | ContinueGame | OpenReplay | None]):
         try:
             setup = self.read_setup()
         except ValueError as exc:
-            self.query_one("#setup-error", Static).update(engine_message(str(exc)))
+            self.query_one("#setup-error", Static).update(engine_message(exc))
             return
         self.dismiss(setup)
 

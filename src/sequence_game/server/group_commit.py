@@ -1,0 +1,204 @@
+"""Group commit on PostgreSQL: the events that arrive within one turn of the event loop, whatever
+their rooms, committed in one statement, without blocking the loop.
+
+Why: a synchronous commit stopped the event loop for a whole round trip to the database, once per
+move, and each round trip cost a switch to PostgreSQL's process and back. Here a commit is a
+future: the first one of a loop turn schedules a flush, every commit queued before it runs joins
+it, and the flush sends them as ONE statement (each event's insert, room update and seat rows as
+data-modifying ``WITH`` parts, then every ``NOTIFY``) through libpq in non-blocking mode, the
+loop serving other rooms while PostgreSQL works. Commits queued meanwhile form the next group.
+
+Durability is unchanged: a commit's future completes only once PostgreSQL committed it, and the
+caller (:meth:`RoomManager.commit`) folds and sends the event only then. One statement is one
+transaction, so a group is all or nothing; when a group fails (another worker took an event
+number first: ``stale``), each of its events is committed again alone, so only the stale one fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+MAX_GROUP = 64
+"""The most events one statement commits (a bound on its size; more wait for the next group)."""
+MAX_PREPARED = 256
+"""Statement shapes kept prepared on the connection (a group's shape: its events' shapes)."""
+
+
+@dataclass
+class Pending:
+    """One event to commit: its statement's shape, its parameters in order, and who waits for it."""
+
+    shape: tuple[Any, ...]
+    parts: Callable[[Callable[[str], str]], tuple[list[str], str | None]]
+    """Builds the event's ``WITH`` parts and its ``NOTIFY`` argument, given a namer of parameters."""
+    params: dict[str, bytes | None]
+    done: asyncio.Future[None]
+
+
+class GroupCommitter:
+    """One PostgreSQL connection, driven by the event loop, that commits the queued events in groups."""
+
+    def __init__(self, conninfo: str, error: Callable[[BaseException], BaseException]) -> None:
+        self.conninfo = conninfo
+        self._error = error
+        """Turns a driver error into what the store raises (``IntegrityError`` for a taken number)."""
+        self._conn: Any = None
+        self._pending: list[Pending] = []
+        self._task: asyncio.Task[None] | None = None
+        self._prepared: dict[tuple[Any, ...], bytes] = {}
+        self._sql: dict[tuple[Any, ...], tuple[str, list[str]]] = {}
+        self.groups = 0
+        """Statements sent (for ``/health`` and the load test: events committed / groups)."""
+        self.events = 0
+
+    def submit(self, pending: Pending) -> asyncio.Future[None]:
+        self._pending.append(pending)
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._drain())
+        return pending.done
+
+    async def _drain(self) -> None:
+        try:
+            while self._pending:
+                group, self._pending = self._pending[:MAX_GROUP], self._pending[MAX_GROUP:]
+                await self._commit_group(group)
+        finally:
+            self._task = None
+
+    async def _commit_group(self, group: list[Pending]) -> None:
+        try:
+            await self._execute(group)
+        except Exception as exc:  # noqa: BLE001 - every waiter gets its own answer below
+            if len(group) == 1 or self._conn is None:
+                for p in group:
+                    _fail(p.done, self._error(exc))
+                return
+            for p in group:  # one of them is stale (or bad): the others commit alone
+                try:
+                    await self._execute([p])
+                except Exception as alone:  # noqa: BLE001 - handed to its waiter
+                    _fail(p.done, self._error(alone))
+                else:
+                    _succeed(p.done)
+            return
+        for p in group:
+            _succeed(p.done)
+
+    async def _connect(self) -> Any:
+        if self._conn is None or self._conn.closed:
+            import psycopg
+
+            self._prepared.clear()
+            self._conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+            self._conn.pgconn.nonblocking = 1
+        return self._conn
+
+    async def _execute(self, group: list[Pending]) -> None:
+        conn = await self._connect()
+        try:
+            key = tuple(p.shape for p in group)
+            sql, order = self._statement(key, group)
+            values = [group[int(i)].params[name] for i, _, name in (n.partition(":") for n in order)]
+            name = self._prepared.get(key)
+            if name is None and len(self._prepared) < MAX_PREPARED:
+                name = f"sequence_group_{len(self._prepared)}".encode()
+                await self._run(conn.pgconn, lambda: conn.pgconn.send_prepare(name, sql.encode()))
+                self._prepared[key] = name
+            if name is not None:
+                await self._run(conn.pgconn, lambda: conn.pgconn.send_query_prepared(name, values))
+            else:
+                await self._run(conn.pgconn, lambda: conn.pgconn.send_query_params(sql.encode(), values))
+            self.groups += 1
+            self.events += len(group)
+        except BaseException:
+            if conn.pgconn.status != 0:  # the connection is gone (0: CONNECTION_OK): a new one next time
+                self.close()
+            raise
+
+    def _statement(self, key: tuple[Any, ...], group: list[Pending]) -> tuple[str, list[str]]:
+        """The SQL text of a group of this shape, and its parameters' names (``"i:name"``, i the
+        event's place in the group) in ``$n`` order."""
+        found = self._sql.get(key)
+        if found is None:
+            order: list[str] = []
+            parts: list[str] = []
+            notifies: list[str] = []
+            for i, p in enumerate(group):
+
+                def arg(name: str, i: int = i) -> str:
+                    full = f"{i}:{name}"
+                    if full not in order:
+                        order.append(full)
+                    return f"${order.index(full) + 1}"
+
+                mine, notify = p.parts(arg)
+                parts.extend(part.replace(" AS (", f"_{i} AS (", 1) for part in mine)
+                if notify is not None:
+                    notifies.append(notify)
+            main = "SELECT " + ", ".join(notifies) if notifies else "SELECT 1"
+            found = ("WITH " + ", ".join(parts) + " " + main, order)
+            if len(self._sql) < 4 * MAX_PREPARED:
+                self._sql[key] = found
+        return found
+
+    async def _run(self, pgconn: Any, send: Callable[[], None]) -> None:
+        """Send one query without blocking and wait (on the loop) for its results; raise psycopg's
+        own exception for an error, as its cursor would."""
+        from psycopg import errors, pq
+
+        loop = asyncio.get_running_loop()
+        fd = pgconn.socket
+        send()
+        while pgconn.flush():  # 1: more of the query to send
+            await _ready(loop, fd, write=True)
+        failed = None
+        while True:
+            while pgconn.is_busy():
+                await _ready(loop, fd)
+                pgconn.consume_input()
+            result = pgconn.get_result()
+            if result is None:
+                break
+            if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK) and failed is None:
+                failed = errors.error_from_result(result, encoding="utf-8")
+        if failed is not None:
+            raise failed
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        self._prepared.clear()
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.pgconn.finish()
+
+
+async def _ready(loop: asyncio.AbstractEventLoop, fd: int, *, write: bool = False) -> None:
+    """Wait until the socket can be read (or written)."""
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    (loop.add_writer if write else loop.add_reader)(fd, wake)
+    try:
+        await ready
+    finally:
+        (loop.remove_writer if write else loop.remove_reader)(fd)
+
+
+def _succeed(done: asyncio.Future[None]) -> None:
+    if not done.done():
+        done.set_result(None)
+
+
+def _fail(done: asyncio.Future[None], exc: BaseException) -> None:
+    if not done.done():
+        done.set_exception(exc)
