@@ -26,7 +26,7 @@ from typing import Any
 
 from server_memory import random_move, started_game  # this folder: run as benchmarks/ws_compression.py
 
-from sequence_game.server.fanout import encode
+from sequence_game.server.json_text import encode
 from sequence_game.server.limits import Limits
 from sequence_game.server.manager import RoomManager
 from sequence_game.server.store import Store

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from sequence_game import GameConfig, new_game
-from sequence_game.server.fanout import SeatViews, encode
+from sequence_game.server.fanout import SeatViews
+from sequence_game.server.json_text import encode
 from sequence_game.server.rooms import public_view
 
 

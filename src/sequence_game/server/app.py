@@ -36,8 +36,8 @@ from ..records import MAX_RECORD_BYTES, RecordError, load, parse_record
 from .analysis_jobs import AnalysisJobs
 from .cluster import Cluster
 from .fair_rooms import finished_record
-from .fanout import encode
 from .http_guard import BodyLimit, SecurityHeaders
+from .json_text import encode
 from .limits import Limits
 from .manager import RoomManager
 from .protocol import CreateRoom, Hello, HintRequest, JoinSeat, ProtocolError, parse_message

@@ -18,17 +18,11 @@ True
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..actions import Action, action_name_for
 from ..cards import card_name
 from ..state import GameState
-
-try:  # the server extra brings orjson; the standard library's encoder is the fallback
-    import orjson
-except ImportError:  # pragma: no cover - the server extra installs it
-    orjson = None  # type: ignore[assignment]
 
 #: Action names that do not depend on which jack a hand holds (every action but wild and remove).
 _FIXED_NAMES: dict[int, str] = {}
@@ -47,16 +41,6 @@ def _card(card: int) -> str:
     if name is None:
         name = _CARD_NAMES[card] = card_name(card)
     return name
-
-
-def encode(message: dict[str, Any]) -> str:
-    """Compact JSON text; ``orjson`` when it can (a lone surrogate in a name falls back)."""
-    if orjson is not None:
-        try:
-            return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-        except TypeError:  # not UTF-8 encodable (a lone surrogate) or an unusual type
-            pass
-    return json.dumps(message, separators=(",", ":"))
 
 
 class SeatViews:

@@ -37,7 +37,8 @@ from .cluster import TICK, Cluster, local_presence, room_key
 from .commands import HANDLERS, gather, remote_gathering, take_remote_nonce
 from .eviction import evictable, expired
 from .fair_rooms import seed_event
-from .fanout import SeatViews, encode
+from .fanout import SeatViews
+from .json_text import encode
 from .limits import Limits, TokenBucket
 from .memory import MemoryKeeper
 from .protocol import (

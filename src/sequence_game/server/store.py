@@ -27,13 +27,11 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
 
+from .json_text import decode, encode
+
 if TYPE_CHECKING:
     from .group_commit import GroupCommitter
 
-try:  # the server extra brings orjson; the standard library's encoder is the fallback
-    import orjson
-except ImportError:  # pragma: no cover - the server extra installs it
-    orjson = None  # type: ignore[assignment]
 
 metadata = sa.MetaData()
 NOTIFY_CHANNEL = "room_events"
@@ -322,16 +320,7 @@ def _pg_params(
 
 def _json_text(value: Any) -> str | None:
     """A JSON column's value as its text (``None`` stays SQL ``NULL``)."""
-    return None if value is None else _dumps(value)
-
-
-def _dumps(value: Any) -> str:
-    if orjson is not None:
-        try:
-            return orjson.dumps(value).decode()
-        except TypeError:  # a lone surrogate or an unusual type: the standard library's escapes
-            pass
-    return json.dumps(value, separators=(",", ":"))
+    return None if value is None else encode(value)
 
 
 def _pg_text(value: Any) -> bytes | None:
@@ -407,7 +396,7 @@ def notice(code: str, event: EventRow) -> str:
     """The NOTIFY payload of an event: ``CODE:N`` and, when it fits PostgreSQL's 8,000 bytes, the
     event itself as JSON after a space, so a listener need not read it back from the table."""
     head = f"{code}:{event.n}"
-    body = _dumps({"kind": event.kind, "seat": event.seat, "data": event.data})
+    body = encode({"kind": event.kind, "seat": event.seat, "data": event.data})
     return f"{head} {body}" if len(head) + len(body.encode()) < 7900 else head
 
 
@@ -423,7 +412,7 @@ def notice_event(n: int, body: str) -> EventRow | None:
     """The event a notice carried (:func:`split_notice`'s body), or ``None`` when it did not fit."""
     if not body:
         return None
-    d = orjson.loads(body) if orjson is not None else json.loads(body)
+    d = decode(body)
     return EventRow(n, d["kind"], d["seat"], d["data"])
 
 
