@@ -91,19 +91,18 @@ async def evict_all(manager: RoomManager) -> None:
     manager.memory.release()  # as the server's sweep does once rooms left: collect, then trim
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    tmp = Path(tempfile.mkdtemp(prefix="sequence-mem-"))
-    store = Store(f"sqlite:///{tmp / 'mem.db'}")
+def bench_manager(name: str, **limits: float) -> tuple[Store, RoomManager]:
+    """A room manager on a fresh SQLite file, with no bot delay, no nonce wait and no limit on
+    room creation (the benchmarks create rooms as fast as they can); ``limits`` overrides more."""
+    tmp = Path(tempfile.mkdtemp(prefix=f"sequence-{name}-"))
+    store = Store(f"sqlite:///{tmp / (name + '.db')}")
     store.migrate()
-    limits = Limits(
-        finished_seconds=0,
-        nonce_seconds=0,
-        collect_seconds=0,
-        sweep_seconds=3600,
-        rooms_burst=10**9,
-        rooms_per_minute=10**9,
-    )
-    manager = RoomManager(store, bot_delay=0, limits=limits)
+    settings: dict[str, Any] = {"nonce_seconds": 0, "rooms_burst": 10**9, "rooms_per_minute": 10**9}
+    return store, RoomManager(store, bot_delay=0, limits=Limits(**(settings | limits)))
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    store, manager = bench_manager("mem", finished_seconds=0, collect_seconds=0, sweep_seconds=3600)
     rng = random.Random(args.seed)
     out: dict[str, Any] = {"rss_start_mb": rss_mb()}
     for _ in range(args.warmup):

@@ -18,18 +18,18 @@ import asyncio
 import json
 import random
 import sys
-import tempfile
 import time
 import zlib
-from pathlib import Path
 from typing import Any
 
-from server_memory import random_move, started_game  # this folder: run as benchmarks/ws_compression.py
+from server_memory import (  # this folder: run as benchmarks/ws_compression.py
+    bench_manager,
+    random_move,
+    started_game,
+)
 
 from sequence_game.server.json_text import encode
-from sequence_game.server.limits import Limits
 from sequence_game.server.manager import RoomManager
-from sequence_game.server.store import Store
 
 
 async def one_game(manager: RoomManager, rng: random.Random) -> list[bytes]:
@@ -66,11 +66,7 @@ def deflate(messages: list[bytes], takeover: bool) -> tuple[int, float]:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    tmp = Path(tempfile.mkdtemp(prefix="sequence-deflate-"))
-    store = Store(f"sqlite:///{tmp / 'deflate.db'}")
-    store.migrate()
-    limits = Limits(nonce_seconds=0, rooms_burst=10**9, rooms_per_minute=10**9)
-    manager = RoomManager(store, bot_delay=0, limits=limits)
+    store, manager = bench_manager("deflate")
     rng = random.Random(args.seed)
     messages: list[bytes] = []
     for _ in range(args.games):

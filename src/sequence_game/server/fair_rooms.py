@@ -20,7 +20,7 @@ from ..cards import card_name
 from ..fairness import ALGORITHM, FairDeal, commitment, fair_game, new_seed
 from ..i18n import N_
 from ..records import with_fairness, write_record
-from ..state import GameState
+from ..state import EV_RESHUFFLE, GameState
 from .fair_checks import verification_data
 from .protocol import ProtocolError
 
@@ -98,6 +98,20 @@ def deal_game(room: Room, d: dict[str, Any]) -> GameState:
     room.swap_of = d.get("swap_of")
     room.verified = None
     return state
+
+
+def verdict(room: Room, trial: GameState, played: int) -> dict[str, Any] | None:
+    """The server's verification of a game just finished with a fair deal, or ``None``.
+
+    Why here: the worker that commits the last move computes it once and stores it with that
+    move (the event's ``verify``), so every other worker, and a restart, folds it in instead of
+    replaying the record again (``sequence verify`` is most of what a finished room costs).
+    ``trial``: the room's game with the last move tried on a copy (history entries from
+    ``played`` on); a copy does not reshuffle as the fair deal does (R5.4), so a last move that
+    reshuffled gives ``None`` and the record is verified where it is shown, as before."""
+    if room.deal is None or any(e[0] == EV_RESHUFFLE for e in trial.history[played:]):
+        return None
+    return verification(with_fairness(write_record(trial), room.deal))
 
 
 def game_over(room: Room, state: GameState) -> None:

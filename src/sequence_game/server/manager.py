@@ -31,7 +31,7 @@ from ..config import GameConfig
 from ..errors import ConfigError, IllegalActionError
 from ..i18n import N_
 from ..state import GameState
-from . import chat, clocks, events
+from . import chat, clocks, events, fair_rooms
 from .bot_runner import BotRunner
 from .cluster import TICK, Cluster, local_presence, room_key
 from .commands import HANDLERS, gather, remote_gathering, take_remote_nonce
@@ -451,6 +451,7 @@ class RoomManager:
             preview.bot_level = data.get("bot_level")
             seat_rows = [preview.row()]
         if kind == "action":
+            played = len(need_state(room).history)
             trial = after
             if trial is None:
                 trial = need_state(room).copy()
@@ -458,6 +459,9 @@ class RoomManager:
                 trial.apply(data["action"], seat, card=card)
             outcome = trial.outcome()
             if outcome is not None:
+                verify = fair_rooms.verdict(room, trial, played)  # once, here: other workers fold it in
+                if verify is not None:
+                    data["verify"] = verify
                 fields.update(
                     status="over",
                     result={

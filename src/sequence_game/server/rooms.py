@@ -231,6 +231,8 @@ def fold(room: Room, ev: EventRow) -> dict[str, Any]:
         public["notes"] = events.notes(state.history[before:])
         public["notes"] += events.sequence_notes(made, events.sequence_counts(state))
         _check_over(room, public)
+        if d.get("verify") is not None:  # the committer's verification of the finished game
+            room.verified = d["verify"]
     elif kind == "call":
         room.calls[ev.n] = {"by": ev.seat, "side": d["side"]}
         public["side"] = d["side"]  # R6.1

@@ -360,7 +360,11 @@ function receive(msg) {
     return;
   }
   if (msg.type === "chat") return addChat(msg.chat);
-  if (msg.type === "muted") { app.muted = new Set(msg.seats); hideMutedChat(); if (app.view) renderGame(); return; }
+  if (msg.type === "muted") {
+    app.muted = new Set(msg.seats);
+    if (app.seat === null) saveSpectatorMutes();
+    hideMutedChat(); if (app.view) renderGame(); return;
+  }
   if (msg.type === "nonce_request") return contributeNonce(msg);
   if (msg.type === "hint") return showHint(msg);
   if (msg.type === "welcome" || msg.type === "state") {
@@ -376,6 +380,7 @@ function receive(msg) {
     app.handKey = null;
     $("chat").replaceChildren();
     app.muted = new Set(msg.muted || []);
+    if (msg.you.seat === null) restoreSpectatorMutes();
     msg.chat.forEach(addChat);
     $("log").replaceChildren();
     app.last = null; app.moves = []; app.pending = null;
@@ -1000,6 +1005,22 @@ function muteButton(s) {
   return el("button", { type: "button", class: "mute", "data-seat": s.seat, "aria-pressed": String(muted),
     "aria-label": muted ? _("Unmute {who}'s chat", { who }) : _("Mute {who}'s chat", { who }),
     on: { click: () => send({ type: "mute", seat: s.seat, mute: !muted }) } }, muted ? _("Unmute") : _("Mute"));
+}
+
+/** A spectator's mutes live with its socket on the server (it has no seat to keep them with), so
+ * the page keeps them in this browser and asks again after a reconnect, whichever worker it reaches. */
+function saveSpectatorMutes() {
+  localStorage.setItem("seq-mutes-" + app.code, JSON.stringify([...app.muted]));
+}
+
+function restoreSpectatorMutes() {
+  let saved = [];
+  try { saved = JSON.parse(localStorage.getItem("seq-mutes-" + app.code)) || []; } catch { saved = []; }
+  for (const seat of saved) {
+    if (!Number.isInteger(seat) || app.muted.has(seat)) continue;
+    app.muted.add(seat);
+    send({ type: "mute", seat, mute: true });
+  }
 }
 
 function hideMutedChat() {
