@@ -36,6 +36,19 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--json", action="store_true", help="one JSON line per variant")
+    p.add_argument(
+        "--per-game",
+        metavar="FILE",
+        help="append one JSON line per finished game (variant, schedule index, deal, seats, winner) "
+        "for paired comparisons of variants run on the same schedule (scripts/paired_compare.py)",
+    )
+    p.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        help="play only the schedule's games from this index on (a long run split in parts; "
+        "--per-game logs join them)",
+    )
     args = p.parse_args()
     config = GameConfig(players=args.players, teams=args.teams)
     for text in args.variants:
@@ -47,11 +60,29 @@ def main() -> int:
             seed=args.seed,
             seconds=args.seconds,
             simulations=args.simulations,
-        )
+        )[args.start :]
+        by_index = {spec.index: spec for spec in specs}
         began = time.perf_counter()
         wins = draws = moves = 0
         spent = 0.0
+        log = open(args.per_game, "a", encoding="utf-8") if args.per_game else None  # noqa: SIM115
         for done, result in enumerate(iter_results(specs, workers=args.workers), start=1):
+            if log is not None:
+                spec = by_index[result.index]
+                game = {
+                    "variant": label,
+                    "opponent": args.opponent,
+                    "seed": args.seed,
+                    "simulations": args.simulations,
+                    "seconds": args.seconds,
+                    "index": result.index,
+                    "deal_seed": spec.deal_seed,
+                    "seats": list(spec.bots),
+                    "winner": result.winner,
+                    "turns": result.turns,
+                }
+                log.write(json.dumps(game) + "\n")
+                log.flush()
             if done % 10 == 0:
                 print(f"  {label}: {wins} wins after {done - 1} games", file=sys.stderr, flush=True)
             if result.winner == label:
@@ -61,6 +92,8 @@ def main() -> int:
             n, s = result.move_times[label]
             moves += n
             spent += s
+        if log is not None:
+            log.close()
         games = len(specs)
         lo, hi = wilson_interval(wins, games)
         row = {
@@ -76,6 +109,7 @@ def main() -> int:
             "simulations": args.simulations,
             "seconds": args.seconds,
             "seed": args.seed,
+            "start": args.start,
         }
         if args.json:
             print(json.dumps(row), flush=True)

@@ -49,6 +49,7 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Protocol
 
@@ -71,6 +72,7 @@ from .heuristic import (
     score_plays,
 )
 from .inference import infer_hands
+from .reading import HeldSince
 
 DEFAULT_LIMIT: Final = Limit(seconds=1.0)
 GREEDY_PLAYOUT: Final = GREEDY
@@ -314,16 +316,32 @@ class Determinizer:
     (:mod:`~sequence_game.bots.inference`): the cards a seat held before its last play are dealt
     from the others."""
 
-    def __init__(self, view: PlayerView, rng: random.Random, inference: bool = False) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        rng: random.Random,
+        inference: bool = False,
+        reading: Sequence[HeldSince] | None = None,
+        jack_weights: tuple[float, float] = (1.0, 1.0),
+    ) -> None:
         self.view = view
-        known = infer_hands(view) if inference else {}
-        self.held_before: list[tuple[int, int, frozenset[int]]] = [
-            (seat, view.hand_sizes[seat] - k.fresh, k.absent)
-            for seat, k in known.items()
-            if view.hand_sizes[seat] > k.fresh
-        ]
-        """Per inferred seat: how many of its cards it has held since its last play, and the
-        cards those cannot be."""
+        self.weights: dict[int, float] | None = None
+        """Per jack, how much likelier than another card it is among the cards a seat has held since
+        a play (players keep their jacks: see :mod:`.reading`); ``None`` deals them uniformly."""
+        if jack_weights != (1.0, 1.0):
+            self.weights = dict.fromkeys(TWO_EYED, jack_weights[0]) | dict.fromkeys(ONE_EYED, jack_weights[1])
+        if reading is not None:
+            self.held_before = [(g.seat, g.held, g.absent) for g in reading]
+        else:
+            known = infer_hands(view) if inference else {}
+            self.held_before = [
+                (seat, view.hand_sizes[seat] - k.fresh, k.absent)
+                for seat, k in known.items()
+                if view.hand_sizes[seat] > k.fresh
+            ]
+        """Groups of an inferred seat's cards, dealt in this order: how many, and the cards those
+        cannot be (one group a seat from :mod:`inference`, oldest first from a
+        :class:`~sequence_game.bots.reading.HandReader`)."""
         self.template = _auto_draw(sample_world(view, rng)) if view.config.draw == "manual" else None
         self.base = sample_world(view, rng)
         unseen = unseen_cards(view)
@@ -372,16 +390,29 @@ class Determinizer:
         ``shuffled`` cards outside what it showed it lacked; returns the cards left. A seat the
         cards cannot satisfy (its player broke the assumption) is dealt freely."""
         rest = shuffled
+        weights, rng = self.weights, self.rng
         for seat, want, absent in self.held_before:
             taken: list[int] = []
             left: list[int] = []
-            for card in rest:
-                if len(taken) < want and card not in absent:
-                    taken.append(card)
-                else:
-                    left.append(card)
+            if weights is None:
+                for card in rest:
+                    if len(taken) < want and card not in absent:
+                        taken.append(card)
+                    else:
+                        left.append(card)
+            else:
+                # weighted sampling without replacement (a key u ** (1 / w) per card, the largest
+                # win); the cards left keep their shuffled order, which the keys do not depend on
+                keys = [
+                    -1.0 if card in absent else rng.random() ** (1.0 / weights.get(card, 1.0))
+                    for card in rest
+                ]
+                chosen = set(sorted(range(len(rest)), key=keys.__getitem__, reverse=True)[:want])
+                chosen = {i for i in chosen if keys[i] >= 0.0}
+                taken = [rest[i] for i in sorted(chosen)]
+                left = [card for i, card in enumerate(rest) if i not in chosen]
             if len(taken) == want:
-                old[seat] = taken
+                old.setdefault(seat, []).extend(taken)
                 rest = left
         return rest
 

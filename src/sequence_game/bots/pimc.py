@@ -14,7 +14,10 @@ The rollout policy (``policy``) is ``1``, the compiled heuristic on every seat (
 ``heuristic`` bot a rollout then predicts the opponent's replies), ``3`` the same with the
 heuristic's inference (its default, exactly), ``2`` its cheap form, or ``0``, random play.
 ``oracle=True`` (a measurement tool: :class:`~sequence_game.bots.base.Oracle`) rolls out in the
-TRUE state instead of sampled worlds.
+TRUE state instead of sampled worlds (with ``shuffle_draws=True``, the true hands and a random
+draw pile: what knowing the other hands is worth). ``reading`` deals the sampled worlds by what
+the other seats' last plays showed (:mod:`~sequence_game.bots.reading`), with ``jack_weights``
+for the jacks players keep.
 
 The clock is honest: it starts before any work (the ranking included), worlds are evaluated in
 batches of at most half the time left at the rate measured so far, and none starts unless one
@@ -40,11 +43,13 @@ from types import ModuleType
 from typing import Final
 
 from ..actions import DEAD
+from ..state import GameState
 from ..views import PlayerView
 from .base import Limit, Oracle, forced_action
 from .heuristic import ONE_EYED_SPEND, TWO_EYED_SPEND, WIN, HeuristicBot
 from .mcts import Determinizer, TrueWorld, _play_scores, _spent, deadline_of
 from .planner import LENGTH_PENALTY
+from .reading import DEFAULT_MARGIN, HandReader
 
 DEFAULT_LIMIT: Final = Limit(seconds=1.0)
 FIRST_BATCH: Final = 2
@@ -84,6 +89,10 @@ class PimcBot(Oracle):
         length_penalty: float = LENGTH_PENALTY,
         inference: bool = True,
         oracle: bool = False,
+        shuffle_draws: bool = False,
+        reading: int = 0,
+        margin: float = DEFAULT_MARGIN,
+        jack_weights: tuple[float, float] = (1.0, 1.0),
         default_limit: Limit = DEFAULT_LIMIT,
     ) -> None:
         for what, value, least in (
@@ -91,6 +100,8 @@ class PimcBot(Oracle):
             ("horizon", horizon, 1),
             ("confidence", confidence, 0),
             ("prune", prune, 0),
+            ("reading", reading, 0),
+            ("margin", margin, 0),
         ):
             if not value >= least:  # also refuses NaN
                 raise ValueError(f"pimc: {what} must be at least {least}, not {value!r}")
@@ -99,6 +110,10 @@ class PimcBot(Oracle):
                 "pimc: policy is 0 (random rollouts), 1 (the heuristic), 2 (its lite form) or 3 (the "
                 f"heuristic with inference), not {policy!r}"
             )
+        if len(jack_weights) != 2 or not all(w > 0 for w in jack_weights):
+            raise ValueError(f"pimc: jack_weights is two positive numbers, not {jack_weights!r}")
+        if shuffle_draws and not oracle:
+            raise ValueError("pimc: shuffle_draws calibrates the oracle: it needs oracle=True")
         if not 0.0 <= length_penalty < 0.01:
             raise ValueError(f"pimc: length_penalty must be in [0, 0.01), not {length_penalty!r}")
         self.fast = _fast_pimc()
@@ -123,6 +138,15 @@ class PimcBot(Oracle):
         """Whether sampled worlds use what the other seats' plays showed they did not hold."""
         self.oracle = oracle
         """Roll out in the TRUE state (revealed by the tournament): a measurement tool only."""
+        self.reader = HandReader(reading, margin) if reading else None
+        """Reads the other hands from their last ``reading`` plays (:mod:`.reading`), for the
+        sampled worlds; ``None`` uses :mod:`.inference` alone."""
+        self.jack_weights = (float(jack_weights[0]), float(jack_weights[1]))
+        """How much likelier a two-eyed and a one-eyed jack are than another card among the cards a
+        seat has held since a play read by ``reading`` (players keep their jacks)."""
+        self.shuffle_draws = shuffle_draws
+        """In oracle mode, keep every hand true but deal each world's draw pile at random: a
+        calibration of what knowing the other hands (and only them) is worth."""
         self.default_limit = default_limit
         self.last_simulations = 0
         """Rollouts the last move ran (for benchmarks)."""
@@ -151,11 +175,17 @@ class PimcBot(Oracle):
         if len(cands) == 1:
             return cands[0]
         truth = self.true_world(view) if self.oracle else None
-        source: Determinizer | TrueWorld = (
-            TrueWorld(truth) if truth is not None else Determinizer(view, self.rng, self.inference)
-        )
+        source: Determinizer | TrueWorld
+        if truth is None:
+            held = self.reader.read(view) if self.reader is not None else None
+            source = Determinizer(view, self.rng, self.inference, held, self.jack_weights)
+        elif self.shuffle_draws:
+            source = TrueHands(truth, self.rng)
+        else:
+            source = TrueWorld(truth)
         values = self._rollouts(view, cands, source, start, limit)
-        return cands[self._choose(values, self.confidence if truth is None else 0.0)]
+        exact = truth is not None and not self.shuffle_draws  # one true world: a rollout decides
+        return cands[self._choose(values, 0.0 if exact else self.confidence)]
 
     def _rollouts(
         self, view: PlayerView, cands: list[int], source: Determinizer | TrueWorld, start: float, limit: Limit
@@ -223,6 +253,21 @@ class PimcBot(Oracle):
         if worlds < 2:
             return 0
         return best if _paired_lead(values[best], values[0]) >= confidence else 0
+
+
+class TrueHands(TrueWorld):
+    """Worlds with every hand true and the draw pile (and any reshuffle) dealt at random: what a
+    perfect reading of the other hands would give a fair search (a measurement tool)."""
+
+    def __init__(self, truth: GameState, rng: random.Random) -> None:
+        super().__init__(truth)
+        self.rng = rng
+
+    def sample(self) -> GameState:
+        world = self.truth.copy()
+        self.rng.shuffle(world._deck)
+        world._reshuffle_seed = self.rng.getrandbits(63)
+        return world
 
 
 def _paired_lead(better: list[float], other: list[float]) -> float:

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Compare two variants game by game on the deals both played (``oracle_strength.py --per-game``).
+
+Two variants run with the same ``--seed``, ``--games`` and opponent play the same schedule: the
+same deals with the same seats. Most of a game's outcome is the deal's luck, which both share, so
+the difference of their win rates is far better measured deal by deal than by comparing two
+separate intervals. This prints each variant's rate on the deals both finished and the mean
+per-deal difference with its 95% interval (normal approximation over deals).
+
+    .venv/bin/python scripts/paired_compare.py games.jsonl "pimc(policy=3, width=4)" \\
+        "pimc(policy=3, width=4, reading=8, margin=0)"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections import defaultdict
+
+
+def load(path: str, variant: str) -> dict[int, tuple[int, float]]:
+    """Per schedule index: the deal, and the variant's score in that game (1 a win, 0.5 a draw)."""
+    out: dict[int, tuple[int, float]] = {}
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            game = json.loads(line)
+            if game["variant"] != variant:
+                continue
+            winner = game["winner"]
+            score = 1.0 if winner == variant else 0.5 if winner is None else 0.0
+            out[game["index"]] = (game["deal_seed"], score)
+    return out
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument(
+        "file", help="per-game JSON lines (the runs of one budget; several variants may share a file)"
+    )
+    p.add_argument("a", help="the first variant's label, as the file spells it")
+    p.add_argument("b", help="the second variant's label")
+    args = p.parse_args()
+    a, b = load(args.file, args.a), load(args.file, args.b)
+    both = sorted(set(a) & set(b))
+    if not both:
+        print("no game of the schedule was finished by both variants", file=sys.stderr)
+        return 1
+    if any(a[i][0] != b[i][0] for i in both):
+        print("the two runs did not play the same deals (different --seed or --games?)", file=sys.stderr)
+        return 1
+    deals: dict[int, list[float]] = defaultdict(list)
+    for i in both:
+        deals[a[i][0]].append(a[i][1] - b[i][1])
+    diffs = [sum(d) / len(d) for d in deals.values()]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
+    half = 1.96 * sd / math.sqrt(n)
+    rate_a = sum(a[i][1] for i in both) / len(both)
+    rate_b = sum(b[i][1] for i in both) / len(both)
+    print(f"{len(both)} games on {n} deals finished by both")
+    print(f"  {args.a}: {100 * rate_a:.1f}%")
+    print(f"  {args.b}: {100 * rate_b:.1f}%")
+    print(
+        f"  difference (first - second), by deal: {100 * mean:+.1f} points [{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

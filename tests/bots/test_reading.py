@@ -1,0 +1,140 @@
+"""Hand reading (``bots.reading``): what the other seats' recent plays show about the cards they
+have held since, and the search's worlds dealt by it."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import pairwise
+
+import pytest
+
+from sequence_game import GameConfig, GameState, new_game
+from sequence_game.bots import make_bot
+from sequence_game.bots.base import Limit
+from sequence_game.bots.mcts import Determinizer
+from sequence_game.bots.pimc import PimcBot
+from sequence_game.bots.reading import HandReader, HeldSince
+from sequence_game.cards import ONE_EYED, TWO_EYED
+from sequence_game.testing import position
+
+from .test_inference import MISSING, four_left_open
+
+
+def test_a_four_left_open_is_read_as_well() -> None:
+    """What :mod:`inference` reads (the four's cards were not held) the reading reads too."""
+    state = four_left_open(2)
+    groups = HandReader(turns=1).read(state.view(0))
+    assert [g.seat for g in groups] == [1]
+    assert groups[0].absent >= MISSING
+    assert groups[0].held == len(state.hand(1)) - 1  # all but the draw after that play
+
+
+def test_the_groups_run_oldest_first_with_growing_absent_sets() -> None:
+    state = four_left_open(2)
+    groups = HandReader(turns=3).read(state.view(0))
+    assert sum(g.held for g in groups) <= len(state.hand(1)) - 1
+    for older, newer in pairwise(groups):
+        assert older.absent >= newer.absent
+
+
+def test_a_position_without_its_history_reads_nothing() -> None:
+    state = position(GameConfig(players=2), {1: [51, 52, 53, 54]}, {0: ["2h"], 1: ["3h"]})
+    assert HandReader().read(state.view(0)) == []
+
+
+def heuristic_games(players: int, games: int) -> list[GameState]:
+    """Positions of games in which every seat is the ``heuristic`` bot (the reading's assumption)."""
+    config = GameConfig(players=players, teams=2 if players == 4 else None)
+    out = []
+    for g in range(games):
+        state = new_game(config, seed=100 + g)
+        bots = [make_bot("heuristic", seed=s) for s in range(players)]
+        while not state.is_terminal():
+            out.append(state.copy())
+            seat = state.current_seat
+            state.apply(bots[seat].select_action(state.view(seat)), seat)
+    return out
+
+
+def over_the_limit(groups: list[HeldSince], seat: int, hand: list[int]) -> int:
+    """By how many cards the seat's hand breaks its reading (0 when it holds): a group's absent
+    set contains every newer group's, so the cards of the k oldest groups' sets in the hand must
+    fit in the slots of the newer groups and the fresh cards."""
+    mine = [g for g in groups if g.seat == seat]
+    held = Counter(hand)
+    worst = 0
+    for k, group in enumerate(mine):
+        room = len(hand) - sum(g.held for g in mine[: k + 1])
+        worst = max(worst, sum(held[c] for c in group.absent) - room)
+    return worst
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_heuristic_players_seldom_hold_what_the_reading_says_they_lack(players: int) -> None:
+    """The reading is an assumption about the players, not a deduction: against the heuristic it
+    holds in nearly every position (a guessed hand makes some scores differ)."""
+    reader = HandReader(turns=4)
+    positions = heuristic_games(players, 2)[6::2]
+    read = wrong = 0
+    for state in positions:
+        seat = state.current_seat
+        groups = reader.read(state.view(seat))
+        for other in {g.seat for g in groups}:
+            read += 1
+            wrong += over_the_limit(groups, other, state.hand(other)) > 0
+    assert read > 20
+    assert wrong <= read * 0.1, (wrong, read)
+
+
+def test_sampled_worlds_keep_the_oldest_cards_out_of_what_was_read() -> None:
+    rng = random.Random(5)
+    reader = HandReader(turns=4)
+    checked = 0
+    for state in heuristic_games(2, 1)[8::6]:
+        seat = state.current_seat
+        view = state.view(seat)
+        groups = reader.read(view)
+        if not groups:
+            continue
+        determinizer = Determinizer(view, rng, inference=True, reading=groups)
+        for _ in range(4):
+            world = determinizer.sample()
+            assert world.view(seat) == view
+            assert over_the_limit(groups, 1 - seat, world.hand(1 - seat)) == 0
+        checked += 1
+    assert checked >= 4
+
+
+def test_pimc_reads_hands_when_asked() -> None:
+    state = four_left_open(2)
+    bot = PimcBot(seed=1, reading=2)
+    assert bot.select_action(state.view(0), Limit(simulations=40)) in state.legal_actions()
+    with pytest.raises(ValueError, match="reading"):
+        PimcBot(reading=-1)
+    with pytest.raises(ValueError, match="jack_weights"):
+        PimcBot(jack_weights=(0.0, 1.0))
+    with pytest.raises(ValueError, match="shuffle_draws"):
+        PimcBot(shuffle_draws=True)
+
+
+def test_jack_weights_deal_more_jacks_into_the_cards_held_longest() -> None:
+    """Players keep their jacks, so a seat's old cards are likelier jacks than the deck's: the
+    weighted worlds still give back the view, with more jacks in the other hand."""
+    state = heuristic_games(2, 1)[30]
+    seat = state.current_seat
+    view = state.view(seat)
+    groups = HandReader(turns=8, margin=0).read(view)
+    assert groups
+    counts = []
+    for weights in ((1.0, 1.0), (4.0, 4.0)):
+        determinizer = Determinizer(
+            view, random.Random(2), inference=True, reading=groups, jack_weights=weights
+        )
+        jacks = 0
+        for _ in range(300):
+            world = determinizer.sample()
+            assert world.view(seat) == view
+            jacks += sum(c in TWO_EYED | ONE_EYED for c in world.hand(1 - seat))
+        counts.append(jacks)
+    assert counts[1] > counts[0] * 1.3
