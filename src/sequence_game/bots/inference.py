@@ -20,12 +20,13 @@ The inference reads only the public history of a view, so it is as fair as the v
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..actions import DEAD, DRAW, REMOVE, WILD
 from ..board import LAYOUT
 from ..cards import TWO_EYED, Card
-from ..views import PlayerView
+from ..views import PlayerView, PublicEvent
 from .evaluation import Board, threats
 
 
@@ -63,16 +64,28 @@ def infer_hands(view: PlayerView) -> dict[int, HandInference]:
         if i in wanted:
             absent = _absent(board, seat % sides, action, need)
             if absent:
-                fresh = 1 if auto else 0
-                for later in history[i + 1 :]:
-                    if later[0] == seat and DEAD <= later[1] <= DRAW:
-                        fresh += 1  # a dead-card replacement, a stuck hand's draw, a manual draw
+                fresh = taken_since(history, i, seat, auto)
                 out[seat] = HandInference(absent, min(fresh, view.hand_sizes[seat]))
         if action < DEAD:
             board = board.after(action, seat % sides)
     if board.chips != tuple(view.chips):
         return {}  # a position set up without its history: nothing can be read from it
     return out
+
+
+def taken_since(history: Sequence[PublicEvent], i: int, seat: int, auto: bool) -> int:
+    """Cards the seat has taken into its hand since its play at ``history[i]``: with automatic
+    draws one after every play of its own from that one on; a dead-card replacement, a stuck
+    hand's draw and a manual draw one each."""
+    fresh = 0
+    for later in history[i:]:
+        if later[0] != seat:
+            continue
+        if later[1] < DEAD:
+            fresh += 1 if auto else 0
+        elif later[1] <= DRAW:
+            fresh += 1
+    return fresh
 
 
 def _absent(board: Board, side: int, action: int, need: int) -> frozenset[Card]:

@@ -28,12 +28,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-from ..actions import DEAD, DRAW, REMOVE, WILD
+from ..actions import DEAD, REMOVE, WILD
 from ..board import CARD_MASK, PLAYABLE, cells_of
 from ..cards import JD, JH, NUM_CARDS, ONE_EYED, TWO_EYED, Card
 from ..views import PlayerView
 from .evaluation import Board
 from .heuristic import HEURISTIC, ONE_EYED_SPEND, TWO_EYED_SPEND, score_plays
+from .inference import taken_since
 
 DEFAULT_MARGIN: Final = 10.0
 """How much better (in the heuristic's points: a new four is worth about 50, blocking one 140) a
@@ -93,15 +94,7 @@ class HandReader:
             union: frozenset[Card] = frozenset()
             # most recent first: the cards held since an older play are a subset of the newer's
             for i in reversed(idx[-self.turns :]):
-                fresh = 0
-                for later in history[i:]:
-                    if later[0] != seat:
-                        continue
-                    if later[1] < DEAD:
-                        fresh += 1 if auto else 0
-                    elif later[1] <= DRAW:
-                        fresh += 1  # a dead-card replacement, a stuck hand's draw, a manual draw
-                held = max(0, size - fresh)
+                held = max(0, size - taken_since(history, i, seat, auto))
                 key = history[: i + 1]
                 absent = self._absent.get(key)
                 if absent is None:
