@@ -49,6 +49,7 @@ def main() -> int:
         help="play only the schedule's games from this index on (a long run split in parts; "
         "--per-game logs join them)",
     )
+    p.add_argument("--stop", type=int, default=None, help="play only the schedule's games before this index")
     args = p.parse_args()
     config = GameConfig(players=args.players, teams=args.teams)
     for text in args.variants:
@@ -60,7 +61,7 @@ def main() -> int:
             seed=args.seed,
             seconds=args.seconds,
             simulations=args.simulations,
-        )[args.start :]
+        )[args.start : args.stop]
         by_index = {spec.index: spec for spec in specs}
         began = time.perf_counter()
         wins = draws = moves = 0
@@ -110,6 +111,7 @@ def main() -> int:
             "seconds": args.seconds,
             "seed": args.seed,
             "start": args.start,
+            "stop": args.stop,
         }
         if args.json:
             print(json.dumps(row), flush=True)

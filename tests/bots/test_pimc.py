@@ -78,6 +78,26 @@ def test_candidate_values_refuses_bad_arguments() -> None:
         candidate_values(rows, [1, 2], [play], 0)
     with pytest.raises(ValueError, match="horizon"):
         candidate_values(rows, [1], [play], 0, horizon=0)
+    with pytest.raises(ValueError, match="threads"):
+        candidate_values(rows, [1], [play], 0, threads=0)
+
+
+def test_threads_split_the_worlds_without_changing_a_value() -> None:
+    """Each world keeps its own random stream, so the values are the same however many threads
+    share the worlds (more threads than worlds included)."""
+    state = random_position(GameConfig(players=2), 3, 14)
+    plays = [a for a in state.legal_actions() if a < 100][:3]
+    rows = world_rows([state] * 5)
+    seeds = [11, 12, 13, 14, 15]
+    one = candidate_values(rows, seeds, plays, 0, INFERRING)
+    for threads in (2, 3, 8):
+        assert candidate_values(rows, seeds, plays, 0, INFERRING, threads=threads).tolist() == one.tolist()
+    views = [random_position(GameConfig(players=2), s, 20) for s in range(3)]
+    first = [PimcBot(seed=9).select_action(s.view(s.current_seat), Limit(simulations=30)) for s in views]
+    second = [
+        PimcBot(seed=9, threads=2).select_action(s.view(s.current_seat), Limit(simulations=30)) for s in views
+    ]
+    assert first == second
 
 
 @pytest.mark.parametrize("players,teams", [(2, None), (3, None), (4, 2), (6, 3)])

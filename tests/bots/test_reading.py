@@ -138,3 +138,55 @@ def test_jack_weights_deal_more_jacks_into_the_cards_held_longest() -> None:
             jacks += sum(c in TWO_EYED | ONE_EYED for c in world.hand(1 - seat))
         counts.append(jacks)
     assert counts[1] > counts[0] * 1.3
+
+
+@pytest.mark.parametrize("part", ["jacks", "cards"])
+def test_partly_true_hands_keep_what_they_reveal_and_deal_the_rest(part: str) -> None:
+    """The calibration behind ``pimc(oracle=True, shuffle_draws=True, hands=...)``: the revealed
+    part of every other hand stays true, the rest is dealt from the other hidden cards, and the
+    searcher's own view is unchanged."""
+    from sequence_game.bots.pimc import TrueHands
+
+    jacks = TWO_EYED | ONE_EYED
+    state = next(  # a position where the other hand holds both a jack and another card
+        s
+        for s in heuristic_games(2, 2)[20:]
+        if 0 < sum(c in jacks for c in s.hand(1 - s.current_seat)) < len(s.hand(1 - s.current_seat))
+    )
+    seat = state.current_seat
+    other = 1 - seat
+    true_hand = Counter(state.hand(other))
+    hidden = Counter(state.hand(other)) + Counter(state._deck)
+    source = TrueHands(state, random.Random(5), seat, part)
+    changed = 0
+    for _ in range(20):
+        world = source.sample()
+        assert world.view(seat) == state.view(seat)
+        hand = Counter(world.hand(other))
+        assert hand + Counter(world._deck) == hidden
+        assert len(world.hand(other)) == len(state.hand(other))
+        if part == "jacks":
+            assert {c: n for c, n in hand.items() if c in jacks} == {
+                c: n for c, n in true_hand.items() if c in jacks
+            }
+        else:
+            assert all(true_hand[c] <= hand[c] for c in true_hand if c not in jacks)
+        changed += hand != true_hand
+    assert changed > 10
+    with pytest.raises(ValueError, match="hands"):
+        PimcBot(oracle=True, hands="jacks")
+    with pytest.raises(ValueError, match="hands"):
+        PimcBot(oracle=True, shuffle_draws=True, hands="hearts")
+
+
+def test_pimc_plays_with_partly_true_hands_in_a_tournament() -> None:
+    from sequence_game.bots.tournament import play_game, schedule
+
+    spec = schedule(
+        ['pimc(oracle=True, shuffle_draws=True, hands="jacks")', "heuristic"],
+        GameConfig(players=2),
+        1,
+        seed=3,
+        simulations=8,
+    )[0]
+    assert play_game(spec).turns > 0

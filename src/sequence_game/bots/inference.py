@@ -20,7 +20,7 @@ The inference reads only the public history of a view, so it is as fair as the v
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ..actions import DEAD, DRAW, REMOVE, WILD
@@ -54,23 +54,33 @@ def infer_hands(view: PlayerView) -> dict[int, HandInference]:
     if not last_play:
         return {}
     wanted = {i: seat for seat, i in last_play.items()}
-    board = Board.from_parts([0] * sides, 0, [()] * sides)
+    boards = boards_before(view, wanted)
+    if boards is None:
+        return {}  # a position set up without its history: nothing can be read from it
     out: dict[int, HandInference] = {}
     auto = view.config.draw == "auto"
-    for i, event in enumerate(history):
-        seat, action = event[0], event[1]
-        if seat < 0:
-            continue
-        if i in wanted:
-            absent = _absent(board, seat % sides, action, need)
-            if absent:
-                fresh = taken_since(history, i, seat, auto)
-                out[seat] = HandInference(absent, min(fresh, view.hand_sizes[seat]))
-        if action < DEAD:
-            board = board.after(action, seat % sides)
-    if board.chips != tuple(view.chips):
-        return {}  # a position set up without its history: nothing can be read from it
+    for i in sorted(wanted):
+        seat = wanted[i]
+        absent = _absent(boards[i], seat % sides, history[i][1], need)
+        if absent:
+            fresh = taken_since(history, i, seat, auto)
+            out[seat] = HandInference(absent, min(fresh, view.hand_sizes[seat]))
     return out
+
+
+def boards_before(view: PlayerView, wanted: Collection[int]) -> dict[int, Board] | None:
+    """The public board just before each event ``history[i]``, ``i`` in ``wanted``, replayed from
+    the view's history; ``None`` for a position set up without its history (the replay does not
+    end on the view's board), from which nothing can be read."""
+    sides = view.config.sides
+    board = Board.from_parts([0] * sides, 0, [()] * sides)
+    out: dict[int, Board] = {}
+    for i, event in enumerate(view.history):
+        if i in wanted:
+            out[i] = board
+        if event[0] >= 0 and event[1] < DEAD:
+            board = board.after(event[1], event[0] % sides)
+    return out if board.chips == tuple(view.chips) else None
 
 
 def taken_since(history: Sequence[PublicEvent], i: int, seat: int, auto: bool) -> int:

@@ -43,6 +43,7 @@ from types import ModuleType
 from typing import Final
 
 from ..actions import DEAD
+from ..cards import ONE_EYED, TWO_EYED
 from ..state import GameState
 from ..views import PlayerView
 from .base import Limit, Oracle, forced_action
@@ -90,9 +91,11 @@ class PimcBot(Oracle):
         inference: bool = True,
         oracle: bool = False,
         shuffle_draws: bool = False,
+        hands: str = "all",
         reading: int = 0,
         margin: float = DEFAULT_MARGIN,
         jack_weights: tuple[float, float] = (1.0, 1.0),
+        threads: int = 1,
         default_limit: Limit = DEFAULT_LIMIT,
     ) -> None:
         for what, value, least in (
@@ -102,6 +105,7 @@ class PimcBot(Oracle):
             ("prune", prune, 0),
             ("reading", reading, 0),
             ("margin", margin, 0),
+            ("threads", threads, 1),
         ):
             if not value >= least:  # also refuses NaN
                 raise ValueError(f"pimc: {what} must be at least {least}, not {value!r}")
@@ -114,6 +118,10 @@ class PimcBot(Oracle):
             raise ValueError(f"pimc: jack_weights is two positive numbers, not {jack_weights!r}")
         if shuffle_draws and not oracle:
             raise ValueError("pimc: shuffle_draws calibrates the oracle: it needs oracle=True")
+        if hands not in TRUE_PARTS:
+            raise ValueError(f"pimc: hands is one of {', '.join(TRUE_PARTS)}, not {hands!r}")
+        if hands != "all" and not shuffle_draws:
+            raise ValueError("pimc: hands calibrates the oracle's hands: it needs shuffle_draws=True")
         if not 0.0 <= length_penalty < 0.01:
             raise ValueError(f"pimc: length_penalty must be in [0, 0.01), not {length_penalty!r}")
         self.fast = _fast_pimc()
@@ -147,6 +155,10 @@ class PimcBot(Oracle):
         self.shuffle_draws = shuffle_draws
         """In oracle mode, keep every hand true but deal each world's draw pile at random: a
         calibration of what knowing the other hands (and only them) is worth."""
+        self.true_part = hands
+        """With ``shuffle_draws``, which part of the other hands stays true (:data:`TRUE_PARTS`)."""
+        self.threads = threads
+        """Threads the rollouts of a batch of worlds are split among (the same values, sooner)."""
         self.default_limit = default_limit
         self.last_simulations = 0
         """Rollouts the last move ran (for benchmarks)."""
@@ -180,7 +192,7 @@ class PimcBot(Oracle):
             held = self.reader.read(view) if self.reader is not None else None
             source = Determinizer(view, self.rng, self.inference, held, self.jack_weights)
         elif self.shuffle_draws:
-            source = TrueHands(truth, self.rng)
+            source = TrueHands(truth, self.rng, view.seat, self.true_part)
         else:
             source = TrueWorld(truth)
         values = self._rollouts(view, cands, source, start, limit)
@@ -218,7 +230,7 @@ class PimcBot(Oracle):
             seeds = [self.rng.getrandbits(63) for _ in range(n)]
             plays = [cands[i] for i in active]
             out = fast.candidate_values(
-                rows, seeds, plays, view.side, self.policy, self.horizon, self.length_penalty
+                rows, seeds, plays, view.side, self.policy, self.horizon, self.length_penalty, self.threads
             )
             for i, row in zip(active, out.tolist(), strict=True):
                 values[i].extend(row)
@@ -255,18 +267,52 @@ class PimcBot(Oracle):
         return best if _paired_lead(values[best], values[0]) >= confidence else 0
 
 
-class TrueHands(TrueWorld):
-    """Worlds with every hand true and the draw pile (and any reshuffle) dealt at random: what a
-    perfect reading of the other hands would give a fair search (a measurement tool)."""
+TRUE_PARTS: Final = ("all", "jacks", "cards")
+"""What :class:`TrueHands` keeps true of the other hands: all of them, only their jacks (the other
+cards dealt from the hidden cards that are not jacks), or only their other cards (the jacks' places
+dealt from the jacks and the draw pile)."""
 
-    def __init__(self, truth: GameState, rng: random.Random) -> None:
+
+class TrueHands(TrueWorld):
+    """Worlds with the other hands true (all of them, or the ``part`` :data:`TRUE_PARTS` names) and the draw
+    pile (and any reshuffle) dealt at random: what a perfect reading of the other hands, or of
+    their jacks, would give a fair search (a measurement tool)."""
+
+    def __init__(self, truth: GameState, rng: random.Random, seat: int = 0, part: str = "all") -> None:
         super().__init__(truth)
         self.rng = rng
+        self.seat = seat
+        self.part = part
 
     def sample(self) -> GameState:
         world = self.truth.copy()
-        self.rng.shuffle(world._deck)
-        world._reshuffle_seed = self.rng.getrandbits(63)
+        rng = self.rng
+        if self.part != "all":
+            # a hidden card stays in its hand where it is of the revealed kind; every other hidden
+            # card (hands and draw pile) goes back into one pool, dealt at random, jacks kept apart
+            # from the slots of revealed non-jacks so that no hand gains or loses a revealed card
+            jacks = TWO_EYED | ONE_EYED
+            keep_jacks = self.part == "jacks"
+            slots: list[tuple[int, int]] = []
+            pool = list(world._deck)
+            for seat, hand in enumerate(world._hands):
+                if seat == self.seat:
+                    continue
+                for i, card in enumerate(hand):
+                    if (card in jacks) != keep_jacks:
+                        slots.append((seat, i))
+                        pool.append(card)
+            rng.shuffle(pool)
+            if keep_jacks:  # the freed slots held no jack: they take none
+                plain = [c for c in pool if c not in jacks]
+                fill, rest = plain[: len(slots)], plain[len(slots) :] + [c for c in pool if c in jacks]
+            else:
+                fill, rest = pool[: len(slots)], pool[len(slots) :]
+            for (seat, i), card in zip(slots, fill, strict=True):
+                world._hands[seat][i] = card
+            world._deck = rest
+        rng.shuffle(world._deck)
+        world._reshuffle_seed = rng.getrandbits(63)
         return world
 
 

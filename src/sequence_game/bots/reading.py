@@ -34,7 +34,7 @@ from ..cards import JD, JH, NUM_CARDS, ONE_EYED, TWO_EYED, Card
 from ..views import PlayerView
 from .evaluation import Board
 from .heuristic import HEURISTIC, ONE_EYED_SPEND, TWO_EYED_SPEND, score_plays
-from .inference import taken_since
+from .inference import boards_before, taken_since
 
 DEFAULT_MARGIN: Final = 10.0
 """How much better (in the heuristic's points: a new four is worth about 50, blocking one 140) a
@@ -76,15 +76,8 @@ class HandReader:
                 plays.setdefault(seat, []).append(i)
         if not plays or self.turns < 1:
             return []
-        wanted = {i for idx in plays.values() for i in idx[-self.turns :]}
-        boards: dict[int, Board] = {}
-        board = Board.from_parts([0] * view.config.sides, 0, [()] * view.config.sides)
-        for i, event in enumerate(history):
-            if i in wanted:
-                boards[i] = board
-            if event[0] >= 0 and event[1] < DEAD:
-                board = board.after(event[1], event[0] % view.config.sides)
-        if board.chips != tuple(view.chips):
+        boards = boards_before(view, {i for idx in plays.values() for i in idx[-self.turns :]})
+        if boards is None:
             return []  # a position set up without its history: nothing can be read from it
         auto = view.config.draw == "auto"
         out: list[HeldSince] = []
@@ -119,12 +112,6 @@ class HandReader:
             # later), which a guessed hand cannot score: nothing is read from it
             return frozenset()
         side = seat % view.config.sides
-        empty = PLAYABLE & ~board.occupied
-        removable = 0
-        for s, mask in enumerate(board.chips):
-            if s != side:
-                removable |= mask
-        removable &= ~board.locked
 
         # the play made, scored in the most generous hand (every kind of card: each threat it makes
         # can be filled later), against each card's best play in a hand of just that card and the
@@ -150,12 +137,7 @@ class HandReader:
                 or (card in ONE_EYED and played in ONE_EYED)
             ):
                 continue
-            if card in TWO_EYED:
-                options = [WILD + c for c in cells_of(empty)]
-            elif card in ONE_EYED:
-                options = [REMOVE + c for c in cells_of(removable)]
-            else:
-                options = cells_of(CARD_MASK[card] & empty)
+            options = card_plays(board, side, card)
             if not options:
                 continue
             scores = score_plays(
@@ -164,3 +146,18 @@ class HandReader:
             if max(scores) > bar:
                 absent.update(TWO_EYED if card in TWO_EYED else ONE_EYED if card in ONE_EYED else (card,))
         return frozenset(absent)
+
+
+def card_plays(board: Board, side: int, card: Card) -> list[int]:
+    """The R5.2 plays of ``card`` by ``side`` on ``board``: its printed spaces left empty, any
+    empty space for a two-eyed jack, any other side's chip outside a sequence for a one-eyed jack."""
+    empty = PLAYABLE & ~board.occupied
+    if card in TWO_EYED:
+        return [WILD + c for c in cells_of(empty)]
+    if card in ONE_EYED:
+        removable = 0
+        for s, mask in enumerate(board.chips):
+            if s != side:
+                removable |= mask
+        return [REMOVE + c for c in cells_of(removable & ~board.locked)]
+    return cells_of(CARD_MASK[card] & empty)

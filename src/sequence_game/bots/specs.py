@@ -141,7 +141,7 @@ def _settable(factory: Callable[..., Any]) -> dict[str, inspect.Parameter]:
         if p.name == "seed" or p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
             continue
         d = p.default
-        if isinstance(d, (bool, int, float, Weights)) or (isinstance(d, tuple) and _numbers(d)):
+        if isinstance(d, (bool, int, float, str, Weights)) or (isinstance(d, tuple) and _numbers(d)):
             out[p.name] = p
     return out
 
@@ -169,6 +169,10 @@ def _check(name: str, option: str, value: Any, param: inspect.Parameter) -> Any:
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise ValueError(f"{where} must be a number, not {value!r}")  # noqa: TRY004
         return float(value)
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise ValueError(f"{where} must be a quoted word, not {value!r}")  # noqa: TRY004
+        return value
     if isinstance(default, tuple):
         if value is None and "None" in str(param.annotation):
             return None

@@ -25,6 +25,8 @@ inference, exactly the ``heuristic`` bot's default).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from typing import Final
 
 import numpy as np
@@ -102,16 +104,21 @@ def candidate_values(
     policy: int = HEURISTIC,
     horizon: int = NO_HORIZON,
     length_penalty: float = 0.0,
+    threads: int = 1,
 ) -> np.ndarray:
     """A ``float64[C, W]`` array: the value for ``side`` of each candidate play (legal for the
     seat to move in every world) in each world ``rows[w]``, rolled out with the random stream of
-    ``seeds[w]`` (see :func:`_candidate_values`)."""
+    ``seeds[w]`` (see :func:`_candidate_values`). With ``threads`` above 1 the worlds are split
+    among that many threads (the kernels release the GIL); every world keeps its own random
+    stream, so the values are the same whatever the split."""
     if policy not in POLICIES:
         raise ValueError(
             f"rollout policy must be one of {POLICIES} (0 random, 1 heuristic, 2 lite, 3 inferring), not {policy!r}"
         )
     if horizon < 1:
         raise ValueError(f"horizon must be at least 1 turn, not {horizon!r}")
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads!r}")
     ensure_compiled("pimc")
     rows = np.ascontiguousarray(rows, dtype=np.int32)
     if rows.ndim != 2 or rows.shape[1] != k.ROW:
@@ -120,6 +127,28 @@ def candidate_values(
     if states.shape[0] != rows.shape[0]:
         raise ValueError(f"{rows.shape[0]} worlds but {states.shape[0]} seeds")
     plays = np.asarray(cands, dtype=np.int64)
-    out = np.zeros((plays.shape[0], rows.shape[0]), dtype=np.float64)
-    _candidate_values(rows, states, plays, side, policy, horizon, length_penalty, out)
-    return out
+    parts = min(threads, rows.shape[0])
+    if parts <= 1:
+        out = np.zeros((plays.shape[0], rows.shape[0]), dtype=np.float64)
+        _candidate_values(rows, states, plays, side, policy, horizon, length_penalty, out)
+        return out
+    bounds = np.linspace(0, rows.shape[0], parts + 1).astype(np.int64)
+    outs = [np.zeros((plays.shape[0], int(b - a)), dtype=np.float64) for a, b in pairwise(bounds)]
+
+    def run(i: int) -> None:
+        a, b = int(bounds[i]), int(bounds[i + 1])
+        _candidate_values(rows[a:b], states[a:b], plays, side, policy, horizon, length_penalty, outs[i])
+
+    list(_pool(parts).map(run, range(parts)))
+    return np.concatenate(outs, axis=1)
+
+
+_pools: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """One pool per thread count, kept for the process (a move makes many calls)."""
+    pool = _pools.get(threads)
+    if pool is None:
+        pool = _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="pimc")
+    return pool
