@@ -20,13 +20,16 @@ import sys
 from collections import defaultdict
 
 
-def load(path: str, variant: str) -> dict[int, tuple[int, float]]:
-    """Per schedule index: the deal, and the variant's score in that game (1 a win, 0.5 a draw)."""
+def load(path: str, variant: str, budget: float | None = None) -> dict[int, tuple[int, float]]:
+    """Per schedule index: the deal, and the variant's score in that game (1 a win, 0.5 a draw);
+    with ``budget``, only its games at that many simulations (or seconds) a move."""
     out: dict[int, tuple[int, float]] = {}
     with open(path, encoding="utf-8") as lines:
         for line in lines:
             game = json.loads(line)
             if game["variant"] != variant:
+                continue
+            if budget is not None and budget not in (game.get("simulations"), game.get("seconds")):
                 continue
             winner = game["winner"]
             score = 1.0 if winner == variant else 0.5 if winner is None else 0.0
@@ -41,8 +44,18 @@ def main() -> int:
     )
     p.add_argument("a", help="the first variant's label, as the file spells it")
     p.add_argument("b", help="the second variant's label")
+    p.add_argument("--b-file", help="the second variant's games are in this file instead")
+    p.add_argument(
+        "--budgets",
+        type=float,
+        nargs=2,
+        metavar=("A", "B"),
+        help="compare only games at these simulations (or seconds) a move: one variant at two budgets",
+    )
     args = p.parse_args()
-    a, b = load(args.file, args.a), load(args.file, args.b)
+    budget_a, budget_b = args.budgets if args.budgets else (None, None)
+    a = load(args.file, args.a, budget_a)
+    b = load(args.b_file or args.file, args.b, budget_b)
     both = sorted(set(a) & set(b))
     if not both:
         print("no game of the schedule was finished by both variants", file=sys.stderr)
@@ -61,8 +74,10 @@ def main() -> int:
     rate_a = sum(a[i][1] for i in both) / len(both)
     rate_b = sum(b[i][1] for i in both) / len(both)
     print(f"{len(both)} games on {n} deals finished by both")
-    print(f"  {args.a}: {100 * rate_a:.1f}%")
-    print(f"  {args.b}: {100 * rate_b:.1f}%")
+    at_a = f" at {budget_a:g}" if budget_a is not None else ""
+    at_b = f" at {budget_b:g}" if budget_b is not None else ""
+    print(f"  {args.a}{at_a}: {100 * rate_a:.1f}%")
+    print(f"  {args.b}{at_b}: {100 * rate_b:.1f}%")
     print(
         f"  difference (first - second), by deal: {100 * mean:+.1f} points [{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]"
     )
