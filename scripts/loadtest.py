@@ -18,6 +18,8 @@ alongside, to measure how much they slow the others. It reports:
 
 ``--workers N`` serves with ``sequence serve --workers N`` (PostgreSQL ``--db`` only): memory is
 then the sum over the worker processes, and the room counts the sums over the workers reached.
+``--route room`` instead starts N ``sequence serve --cluster`` workers on their own ports and sends
+each room's requests to one of them by a hash of its code, as a load balancer routing by room does.
 
 Bounded: at most ``--seconds`` of play, 5,000 games and 2,000 sockets; loopback only. The load
 generator shares the machine with the server, so its own work is part of every figure.
@@ -25,6 +27,7 @@ generator shares the machine with the server, so its own work is part of every f
     python scripts/loadtest.py                       # 200 games, 50 rooms at a time, 200 idle sockets
     python scripts/loadtest.py --games 1000 --idle 0 # memory after 1,000 finished games are evicted
     python scripts/loadtest.py --bot-rooms 6 --bot-level mcts --rooms 1 --games 20
+    python scripts/loadtest.py --games 300 --postgres --workers 2 --route room
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ import contextlib
 import json
 import os
 import random
+import re
+import secrets
 import shutil
 import socket
 import statistics
@@ -42,10 +47,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import h11
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -166,36 +173,82 @@ class Postgres:
 
 
 class Server:
-    """``sequence serve`` in a child process on loopback, limits opened for a load test."""
+    """``sequence serve`` in a child process on loopback, limits opened for a load test.
+
+    ``route="room"``: ``workers`` separate ``sequence serve --cluster`` processes, each on its own
+    port, and every request about a room (its websockets, a seat taken, its record) sent to the
+    worker its code hashes to, as a load balancer hashing on the room does (nginx ``hash``,
+    HAProxy ``balance uri``: docs/server.md); creating a room, which has no code yet, goes to
+    each worker in turn. Otherwise one process (``--workers N``: its workers share one socket)."""
 
     def __init__(
-        self, db: str, bot_seconds: float, log: Path, workers: int = 1, compression: str = "on"
+        self,
+        db: str,
+        bot_seconds: float,
+        log: Path,
+        workers: int = 1,
+        compression: str = "on",
+        route: str = "shared",
     ) -> None:
-        self.port = free_port()
         limits = {
             "rooms_burst": 100_000,
             "rooms_per_minute": 1_000_000,
             "finished_seconds": 1,
             "sweep_seconds": 0.5,
         }
-        cmd = [sys.executable, "-m", "sequence_game", "serve", "--port", str(self.port), "--db", db]
-        cmd += ["--bot-delay", "0", "--bot-seconds", str(bot_seconds), "--log-level", "warning"]
-        cmd += ["--ws-compression", compression]
-        if workers > 1:
-            cmd += ["--workers", str(workers)]
-        self.workers = workers
+        self.cmd = [sys.executable, "-m", "sequence_game", "serve", "--db", db]
+        self.cmd += ["--bot-delay", "0", "--bot-seconds", str(bot_seconds), "--log-level", "warning"]
+        self.cmd += ["--ws-compression", compression]
         for name, value in limits.items():
-            cmd += ["--limit", f"{name}={value}"]
-        self.proc = subprocess.Popen(cmd, stdout=log.open("ab"), stderr=subprocess.STDOUT)
-        self.http = f"http://127.0.0.1:{self.port}"
-        self.ws = f"ws://127.0.0.1:{self.port}"
+            self.cmd += ["--limit", f"{name}={value}"]
+        self.log = log
+        self.workers = workers
+        self.routed = route == "room" and workers > 1
+        self.ports = [free_port() for _ in range(workers if self.routed else 1)]
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self._created = 0
+        # routed: the first worker migrates the schema alone, the others start once it is up
+        self._launch(0, ["--cluster"] if self.routed else ["--workers", str(workers)] if workers > 1 else [])
+        self.proc = self.procs[0]
+        self.http = f"http://127.0.0.1:{self.ports[0]}"
+        self.ws = f"ws://127.0.0.1:{self.ports[0]}"
+
+    def _launch(self, index: int, flags: list[str]) -> None:
+        cmd = [*self.cmd, "--port", str(self.ports[index]), *flags]
+        self.procs.append(subprocess.Popen(cmd, stdout=self.log.open("ab"), stderr=subprocess.STDOUT))
+
+    def _index(self, code: str) -> int:
+        """The worker a balancer hashing on the room sends ``code`` to (any stable hash will do)."""
+        return zlib.crc32(code.encode()) % len(self.ports) if self.routed else 0
+
+    def http_for(self, code: str) -> str:
+        return f"http://127.0.0.1:{self.ports[self._index(code)]}"
+
+    def ws_for(self, code: str) -> str:
+        return f"ws://127.0.0.1:{self.ports[self._index(code)]}"
+
+    def http_new(self) -> str:
+        """Where a new room is created: each worker in turn (routed), else the one address."""
+        self._created += 1
+        return f"http://127.0.0.1:{self.ports[self._created % len(self.ports)]}"
+
+    def http_all(self) -> list[str]:
+        return [f"http://127.0.0.1:{port}" for port in self.ports]
 
     async def ready(self, client: httpx.AsyncClient) -> None:
+        await self._ready_one(client, 0)
+        if self.routed:
+            for index in range(1, self.workers):
+                self._launch(index, ["--cluster"])
+            for index in range(1, self.workers):
+                await self._ready_one(client, index)
+
+    async def _ready_one(self, client: httpx.AsyncClient, index: int) -> None:
         for _ in range(300):
-            if self.proc.poll() is not None:
-                raise SystemExit(f"the server exited with {self.proc.returncode}")
+            if self.procs[index].poll() is not None:
+                raise SystemExit(f"the server exited with {self.procs[index].returncode}")
             try:
-                if (await client.get(f"{self.http}/health")).status_code == 200:
+                if (await client.get(f"http://127.0.0.1:{self.ports[index]}/health")).status_code == 200:
                     return
             except httpx.HTTPError:
                 pass
@@ -203,23 +256,26 @@ class Server:
         raise SystemExit("the server did not start within 30 s")
 
     def pids(self) -> list[int]:
-        """The server's processes: the supervisor (or the one worker) and its children (workers,
+        """The server's processes: the supervisors (or workers) and their children (workers,
         bot and analysis pools)."""
-        return [self.proc.pid, *children(self.proc.pid)]
+        return [pid for proc in self.procs for pid in (proc.pid, *children(proc.pid))]
 
     def rss_kb(self) -> int:
-        """The server's memory: with ``--workers`` the supervisor's and its worker processes'."""
-        pids = [self.proc.pid]
-        if self.workers > 1:
+        """The server's memory: with ``--workers`` the supervisor's and its worker processes'
+        (routed: each worker's)."""
+        pids = [proc.pid for proc in self.procs]
+        if self.workers > 1 and not self.routed:
             pids += children(self.proc.pid)
         return sum(rss_kb(pid) for pid in pids)
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 CLIENT = {"deflate": True}
@@ -229,9 +285,34 @@ CLIENT = {"deflate": True}
 
 async def hello(server: Server, code: str, token: str | None) -> ClientConnection:
     compression = "deflate" if CLIENT["deflate"] else None
-    ws = await connect(f"{server.ws}/ws/{code}", max_size=2**22, open_timeout=20, compression=compression)
+    ws = await connect(  # loopback: no proxy to look up in the environment (a cost per socket)
+        f"{server.ws_for(code)}/ws/{code}",
+        max_size=2**22,
+        open_timeout=20,
+        compression=compression,
+        proxy=None,
+    )
     await ws.send(json.dumps({"type": "hello", "token": token}))
     return ws
+
+
+_STATE = re.compile(r'\{"type":"state","version":(\d+),')
+_TO_ACT = re.compile(r'"seats_to_act":\[([\d,]*)\]')
+_AFTER_ACTION = re.compile(r'"event":\{"n":\d+,"kind":"action"')
+
+
+def glance(raw: str, seat: int) -> tuple[int, bool] | None:
+    """``(version, whether it follows a move)`` of a state message that ``seat`` need not answer
+    (the game goes on and another seat is to act), read without decoding it; ``None`` for any
+    other message, which is then decoded whole. Half of the messages are the other seat's move
+    seen by this one, and decoding each whole was the load generator's largest single cost."""
+    head = _STATE.match(raw)
+    if head is None or '"termination":null' not in raw:
+        return None
+    to_act = _TO_ACT.search(raw)
+    if to_act is None or str(seat) in to_act.group(1).split(","):
+        return None
+    return int(head.group(1)), _AFTER_ACTION.search(raw) is not None
 
 
 async def play_seat(
@@ -240,10 +321,20 @@ async def play_seat(
     """Answer every state with a random legal move; record latencies; return the final view."""
     async for raw in ws:
         now = time.perf_counter()
+        seen = glance(raw, seat) if isinstance(raw, str) else None
+        if seen is not None:  # a move this seat does not answer: only its latency is wanted
+            version, after_action = seen
+            if after_action and version in sent:
+                tally.latencies.append(now - sent[version])
+            continue
         msg = loads(raw)
         kind = msg.get("type")
         if kind == "error":
             tally.errors.append(f"{code} seat {seat}: {msg.get('code')}: {msg.get('message')}")
+            continue
+        if kind == "nonce_request":  # a fair deal asks each person for a nonce, as the page answers
+            nonce = {"type": "nonce", "commitment": msg["commitment"], "nonce": secrets.token_hex(16)}
+            await ws.send(json.dumps(nonce))
             continue
         if kind not in ("welcome", "state"):
             continue
@@ -263,19 +354,104 @@ async def play_seat(
     return None
 
 
+class KeepAlive:
+    """JSON ``POST``s over one kept-alive HTTP/1.1 connection per server address, with ``h11``
+    (the parser under httpx and uvicorn): a lane's creates and joins cost the load generator a
+    fraction of what httpx's layers did (about a third of its CPU went to them), and the
+    generator's CPU counts against the same two cores as the server's."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, tuple[asyncio.StreamReader, asyncio.StreamWriter, h11.Connection]] = {}
+
+    async def post(self, base: str, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        """``(status, the answer's JSON)``; a connection the server closed while idle (its
+        keep-alive ran out, so the request was never read) is opened again once."""
+        for attempt in (0, 1):
+            try:
+                return await self._post(base, path, body)
+            except (ConnectionError, h11.ProtocolError, EOFError):
+                self._drop(base)
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _post(self, base: str, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        opened = self._open.get(base)
+        if opened is None or opened[2].our_state is not h11.IDLE:
+            self._drop(base)
+            url = httpx.URL(base)
+            reader, writer = await asyncio.open_connection(url.host, url.port)
+            opened = self._open[base] = (reader, writer, h11.Connection(h11.CLIENT))
+        reader, writer, conn = opened
+        data = json.dumps(body).encode()
+        headers = [
+            ("Host", "loopback"),
+            ("Content-Type", "application/json"),
+            ("Content-Length", str(len(data))),
+        ]
+        writer.write(
+            conn.send(h11.Request(method="POST", target=path, headers=headers))
+            + conn.send(h11.Data(data=data))
+            + conn.send(h11.EndOfMessage())
+        )
+        status, chunks = 0, []
+        while True:
+            event = conn.next_event()
+            if event is h11.NEED_DATA:
+                got = await reader.read(65536)
+                if not got and status == 0:
+                    raise EOFError("closed before answering")
+                conn.receive_data(got)
+            elif isinstance(event, h11.Response):
+                status = event.status_code
+            elif isinstance(event, h11.Data):
+                chunks.append(bytes(event.data))
+            elif isinstance(event, h11.EndOfMessage):
+                break
+            elif isinstance(event, h11.ConnectionClosed):
+                raise EOFError("closed mid-answer")
+        conn.start_next_cycle()
+        return status, loads(b"".join(chunks))
+
+    def _drop(self, base: str) -> None:
+        opened = self._open.pop(base, None)
+        if opened is not None:
+            opened[1].close()
+
+    def close(self) -> None:
+        for base in list(self._open):
+            self._drop(base)
+
+
+class HttpxPost:
+    """The same ``post`` through httpx (the warm-up and bot rooms, outside the measurement)."""
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self.client = client
+
+    async def post(self, base: str, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        r = await self.client.post(f"{base}{path}", json=body)
+        return r.status_code, r.json()
+
+
 async def one_game(
-    server: Server, client: httpx.AsyncClient, tally: Tally, rng: random.Random, bots: str | None = None
+    server: Server, http: KeepAlive | HttpxPost, tally: Tally, rng: random.Random, bots: str | None = None
 ) -> None:
     """A room from creation to its end: two scripted seats, or one and eleven bots."""
     players = 12 if bots else 2
-    r = await client.post(f"{server.http}/api/rooms", json={"players": players, "name": "load"})
-    if r.status_code != 201:
-        tally.errors.append(f"create: {r.status_code} {r.text[:100]}")
+    status, made = await http.post(server.http_new(), "/api/rooms", {"players": players, "name": "load"})
+    if status != 201:
+        tally.errors.append(f"create: {status} {str(made)[:100]}")
         return
-    code, tokens = r.json()["code"], [r.json()["token"]]
+    code, tokens = made["code"], [made["token"]]
     if not bots:
-        j = await client.post(f"{server.http}/api/rooms/{code}/seats/1", json={"name": "load"})
-        tokens.append(j.json()["token"])
+        status, joined = await http.post(
+            server.http_for(code), f"/api/rooms/{code}/seats/1", {"name": "load"}
+        )
+        if status != 201:
+            tally.errors.append(f"join: {status} {str(joined)[:100]}")
+            return
+        tokens.append(joined["token"])
     sockets = [await hello(server, code, t) for t in tokens]
     try:
         if bots:
@@ -304,7 +480,7 @@ async def check_records(server: Server, client: httpx.AsyncClient, tally: Tally)
 
     good = 0
     for code, view in tally.finished:
-        r = await client.get(f"{server.http}/api/rooms/{code}/record")
+        r = await client.get(f"{server.http_for(code)}/api/rooms/{code}/record")
         if r.status_code != 200:
             tally.errors.append(f"{code}: record {r.status_code}")
             continue
@@ -327,12 +503,16 @@ async def evicted(server: Server, client: httpx.AsyncClient, left: int, wait: fl
         health: dict[str, Any] = (await client.get(f"{server.http}/health")).json()
         if server.workers > 1:
             seen = {health["pid"]: health}
-            for _ in range(20 * server.workers):
+            if server.routed:  # each worker on its own port
+                for address in server.http_all():
+                    one = (await client.get(f"{address}/health")).json()
+                    seen[one["pid"]] = one
+            for _ in range(0 if server.routed else 20 * server.workers):
                 async with httpx.AsyncClient(timeout=10) as fresh:
                     one = (await fresh.get(f"{server.http}/health")).json()
                 seen[one["pid"]] = one
-            for key in ("rooms_loaded", "rooms_evicted", "rooms_alive"):
-                health[key] = sum(h[key] for h in seen.values())
+            for key in ("rooms_loaded", "rooms_evicted", "rooms_alive", "rooms_handed_over"):
+                health[key] = sum(h.get(key, 0) for h in seen.values())
             health["workers_seen"] = len(seen)
             health["memory"] = [h.get("memory") for h in seen.values()]
             health["commits"] = [h.get("commits") for h in seen.values()]
@@ -347,7 +527,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     postgres = Postgres(args.pg_durable) if args.postgres else None
     db = postgres.url if postgres else args.db or str(tmp / "load.db")
     try:
-        server = Server(db, args.bot_seconds, tmp / "server.log", args.workers, args.ws_compression)
+        server = Server(
+            db, args.bot_seconds, tmp / "server.log", args.workers, args.ws_compression, args.route
+        )
     except BaseException:
         if postgres:
             postgres.stop()
@@ -359,20 +541,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         async with httpx.AsyncClient(timeout=30, limits=limits) as client:
             await server.ready(client)
+            out["route"] = "room" if server.routed else "shared"
             await asyncio.sleep(1.0)
             out["rss_start_mb"] = server.rss_kb() / 1024
             for _ in range(args.warmup):  # first use loads modules and fills caches once for all
-                await one_game(server, client, Tally(), rng)
+                await one_game(server, HttpxPost(client), Tally(), rng)
             if args.warmup:
                 await evicted(server, client, 0, args.evict_wait)
                 out["rss_warm_mb"] = server.rss_kb() / 1024
             for i in range(args.idle):  # idle spectators, ten to a lobby room
                 if i % 10 == 0:
-                    r = await client.post(f"{server.http}/api/rooms", json={"players": 2})
+                    r = await client.post(f"{server.http_new()}/api/rooms", json={"players": 2})
                     lobby = r.json()["code"]
                 idle.append(await hello(server, lobby, None))
             bot_tasks = [
-                asyncio.create_task(one_game(server, client, tally, rng, bots=args.bot_level))
+                asyncio.create_task(one_game(server, HttpxPost(client), tally, rng, bots=args.bot_level))
                 for _ in range(args.bot_rooms)
             ]
             if bot_tasks:
@@ -385,13 +568,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             deadline = start + args.seconds
 
             async def lane() -> None:
-                for _ in queue:
-                    if time.perf_counter() > deadline:
-                        return
-                    try:
-                        await one_game(server, client, tally, rng)
-                    except Exception as exc:  # noqa: BLE001 - counted, and the run goes on
-                        tally.errors.append(f"game: {type(exc).__name__}: {exc}")
+                http = KeepAlive()
+                try:
+                    for _ in queue:
+                        if time.perf_counter() > deadline:
+                            return
+                        try:
+                            await one_game(server, http, tally, rng)
+                        except Exception as exc:  # noqa: BLE001 - counted, and the run goes on
+                            tally.errors.append(f"game: {type(exc).__name__}: {exc}")
+                finally:
+                    http.close()
 
             await asyncio.gather(*(lane() for _ in range(args.rooms)))
             elapsed = time.perf_counter() - start
@@ -433,6 +620,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             out["rooms_loaded_after_eviction"] = health["rooms_loaded"]
             out["rooms_evicted"] = health.get("rooms_evicted")
             out["room_objects_alive"] = health.get("rooms_alive")
+            out["rooms_handed_over"] = health.get("rooms_handed_over")  # left to the worker serving them
             out["workers_seen"] = health.get("workers_seen", 1)
             out["rss_after_eviction_mb"] = server.rss_kb() / 1024
             out["memory_release"] = health.get("memory")  # the sweep's collections and their pauses
@@ -476,6 +664,15 @@ def main() -> int:
         "--workers", type=int, default=1, help="the server's --workers (more than 1: --db PostgreSQL)"
     )
     p.add_argument(
+        "--route",
+        choices=("shared", "room"),
+        default="shared",
+        help="with --workers N: shared = one `--workers N` server, whose workers share one socket "
+        "(each connection to any worker); room = N `--cluster` workers on their own ports and every "
+        "request about a room sent to one of them by a hash of its code, as a load balancer hashing "
+        "on the room would (default shared)",
+    )
+    p.add_argument(
         "--postgres",
         action="store_true",
         help="start a throwaway PostgreSQL on loopback for the run (Debian's postgresql package)",
@@ -509,6 +706,8 @@ def main() -> int:
         host = httpx.URL(args.db.replace("+psycopg", "")).host
         if host not in ("127.0.0.1", "localhost", "::1", ""):
             p.error("--db must be on loopback: the load test never leaves this machine")
+    if args.route == "room" and args.workers < 2:
+        p.error("--route room needs --workers 2 or more")
     CLIENT["deflate"] = not args.no_deflate
     if args.postgres and args.db:
         p.error("--postgres starts its own database: no --db with it")

@@ -220,6 +220,17 @@ def advance(clients: dict[int, Client], pick: Callable[[list[int]], int] = lambd
     return True
 
 
+def the_same_sound_record(code: str, *workers: Server) -> dict[str, Any]:
+    """The finished game's record, which replays and which every worker serves alike."""
+    from sequence_game.records import replay
+
+    record: dict[str, Any] = workers[0].get(f"/api/rooms/{code}/record").json()
+    assert replay(record).ok
+    for other in workers[1:]:
+        assert other.get(f"/api/rooms/{code}/record").json() == record
+    return record
+
+
 #: Server options that make post-game analysis jobs finish in a moment (tests of the analysis flow).
 FAST_ANALYSIS = [
     "--limit",

@@ -20,7 +20,7 @@ import pytest
 
 from sequence_game.records import replay
 
-from .conftest import Client, Server, advance, over
+from .conftest import Client, Server, advance, over, the_same_sound_record
 from .test_postgres import postgres_url
 
 __all__ = ["postgres_url"]  # the fixture: a throwaway PostgreSQL for this module
@@ -68,9 +68,7 @@ def test_two_workers_share_a_room(postgres_url: str, tmp_path: Path) -> None:
         assert mine.error({"type": "act", "action": 0, "version": 1})["code"] == "stale"
         while advance(clients):
             pass
-        record = b.get(f"/api/rooms/{code}/record").json()
-        assert replay(record).ok
-        assert a.get(f"/api/rooms/{code}/record").json() == record
+        the_same_sound_record(code, b, a)
     finally:
         a.stop()
         b.stop()
@@ -139,6 +137,9 @@ def test_a_killed_worker_hands_its_rooms_over(postgres_url: str, tmp_path: Path)
     try:
         room = a.create_room(players=3, name="Ann")  # loaded first by worker a: a owns it
         code = room["code"]
+        # someone watching on worker a keeps the room there (a worker nobody is connected to
+        # leaves a room to the worker serving it: test_hand_over.py)
+        watcher = a.client(code)
         ann = b.client(code, room["token"])  # the player talks to worker b
         for seat in (1, 2):
             ann.send({"type": "bot", "seat": seat, "level": "random"})
@@ -153,6 +154,7 @@ def test_a_killed_worker_hands_its_rooms_over(postgres_url: str, tmp_path: Path)
             assert advance(clients)
             moves += 1
         before = ann.last
+        assert watcher.welcome["room"]["code"] == code
         a.kill()
         again = b.client(code, room["token"])  # nothing committed was lost
         assert before is not None and again.welcome["view"] == before["view"]

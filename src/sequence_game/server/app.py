@@ -152,6 +152,7 @@ def create_app(
             "version": __version__,
             "rooms_loaded": len(manager.rooms),
             "rooms_evicted": manager.evicted,
+            "rooms_handed_over": manager.handed_over,
             "rooms_alive": len(manager.alive),
             "pid": os.getpid(),
             "rooms_owned": len(manager.cluster.owned) if manager.cluster else None,

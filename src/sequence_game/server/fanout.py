@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import Action, action_name_for
-from ..cards import card_name
+from ..cards import CARD_NAMES
 from ..state import GameState
 
 #: Action names that do not depend on which jack a hand holds (every action but wild and remove).
@@ -33,14 +33,9 @@ for _a in range(405):
         continue
     if _decoded.kind not in ("wild", "remove"):
         _FIXED_NAMES[_a] = str(_decoded)
-_CARD_NAMES: dict[int, str] = {}
-
-
-def _card(card: int) -> str:
-    name = _CARD_NAMES.get(card)
-    if name is None:
-        name = _CARD_NAMES[card] = card_name(card)
-    return name
+#: A card's name by its number: one C-level look-up a card (the discard piles are named anew at
+#: every move, 80 cards and more by the end of a game).
+_card = CARD_NAMES.__getitem__
 
 
 class SeatViews:
@@ -79,7 +74,7 @@ class SeatViews:
                 "sequences": [[list(cells) for cells in s.sequences(side)] for side in range(sides)],
                 "hand_sizes": s.hand_sizes(),
                 "deck_size": s.deck_size,
-                "discards": [[_card(c) for c in s.discard_pile(seat)] for seat in range(s.players)],
+                "discards": [list(map(_card, s.discard_pile(seat))) for seat in range(s.players)],
                 "current_seat": s.current_seat,
                 "seat_to_play": s.seat_to_play,
                 "seats_to_act": s.seats_to_act(),
@@ -108,6 +103,6 @@ class SeatViews:
             "seat": seat,
             "side": seat % public["teams"],
             **public,
-            "hand": [_card(c) for c in hand],
+            "hand": list(map(_card, hand)),
             "legal_actions": actions,
         }

@@ -128,15 +128,18 @@ class GroupCommitter:
         found = self._sql.get(key)
         if found is None:
             order: list[str] = []
+            placed: dict[str, int] = {}  # each name's place in ``order`` (a group has hundreds)
             parts: list[str] = []
             notifies: list[str] = []
             for i, p in enumerate(group):
 
                 def arg(name: str, i: int = i) -> str:
                     full = f"{i}:{name}"
-                    if full not in order:
+                    at = placed.get(full)
+                    if at is None:
+                        at = placed[full] = len(order)
                         order.append(full)
-                    return f"${order.index(full) + 1}"
+                    return f"${at + 1}"
 
                 mine, notify = p.parts(arg)
                 parts.extend(part.replace(" AS (", f"_{i} AS (", 1) for part in mine)

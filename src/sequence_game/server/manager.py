@@ -87,6 +87,8 @@ class RoomManager:
         """Set when several workers share the database: see :mod:`.cluster`."""
         self._catching: dict[str, asyncio.Task[None]] = {}
         """Rooms with a catch-up on its way (many notifications need only one)."""
+        self._handing: dict[str, asyncio.Task[None]] = {}
+        """Rooms being left to the worker serving them (:meth:`_hand_over`)."""
         self.limits = limits or Limits()
         self.bot_seconds = bot_seconds
         self.bot_delay = bot_delay
@@ -105,6 +107,8 @@ class RoomManager:
         self._ticker: asyncio.Task[None] | None = None
         self.evicted = 0
         """Rooms dropped from memory so far (for ``/health`` and the load test)."""
+        self.handed_over = 0
+        """Of those, rooms left to the worker serving them (:meth:`_hand_over`)."""
         self.memory = MemoryKeeper(self.limits.collect_seconds)
         """Frees closed sockets and evicted rooms after a sweep (:mod:`.memory`)."""
         self.alive: weakref.WeakSet[Room] = weakref.WeakSet()
@@ -355,6 +359,7 @@ class RoomManager:
 
     async def shutdown(self) -> None:
         tasks: list[asyncio.Task[None]] = [t for t in (self._sweeper, self._ticker) if t]
+        tasks += self._handing.values()
         for room in self.rooms.values():
             tasks += _room_tasks(room)
             for conn in room.conns:
@@ -589,6 +594,11 @@ class RoomManager:
             return  # this worker's own commit (maybe still being folded), or one caught up
         if room is None and code:  # not loaded here: nothing to fold
             return
+        if room is not None and code and not room.conns and not room.evicted and code not in self._handing:
+            # another worker moved the room and nobody here is in it: that worker serves it, so
+            # this one leaves it (:meth:`_hand_over`); until then it folds as ever, so a socket
+            # that comes meanwhile finds the room as it is
+            self._handing[code] = asyncio.create_task(self._hand_over(room))
         if (
             room is not None
             and body
@@ -639,6 +649,19 @@ class RoomManager:
                 remote_gathering(self, room, note)
             else:
                 await take_remote_nonce(self, room, note)
+
+    async def _hand_over(self, room: Room) -> None:
+        """Leave a room to the worker that serves it: another worker committed an event of a room
+        nobody is connected to here, so folding its events and building messages here only
+        doubles the work (a room whose sockets all reach one worker, as a load balancer routing
+        by room sends them, then costs one worker, not two). The room leaves this worker's memory
+        and its ownership (bots, timers, grace) goes to a worker that has it loaded at its next
+        tick, as when a worker stops; if someone connected here meanwhile it stays."""
+        try:
+            if await self._evict(room, lambda r: not r.conns):
+                self.handed_over += 1
+        finally:
+            self._handing.pop(room.code, None)
 
     async def _catch_up_task(self, room: Room, refresh: bool = False) -> None:
         """Catch up once the room's lock is free: from the notices that came meanwhile when they
@@ -866,6 +889,8 @@ class RoomManager:
 
     def _after_game_change(self, room: Room) -> None:
         """Wake the bots if one must act, and arm the turn timer for a human. Holds ``room.lock``."""
+        if room.gathering is not None and not room.gathering.remote:
+            return  # a start waits for nonces: the room's timer is its deadline (commands.gather)
         if room.timer_task is not None:
             room.timer_task.cancel()
             room.timer_task = None

@@ -22,16 +22,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
 
+from .group_commit import GroupCommitter, Pending
 from .json_text import decode, encode
-
-if TYPE_CHECKING:
-    from .group_commit import GroupCommitter
-
 
 metadata = sa.MetaData()
 NOTIFY_CHANNEL = "room_events"
@@ -569,8 +566,6 @@ class Store:
         if not self.url.startswith("postgresql"):
             self.commit(code, event, room=room, seat_rows=seat_rows)
             return None
-        from .group_commit import GroupCommitter, Pending
-
         if self._group is None:
             self._group = GroupCommitter(conninfo(self.url), _store_error)
         room_id = self._ids.get(code)
@@ -645,8 +640,10 @@ class Store:
                 out.seats.append(SeatRow(s.seat, s.kind, s.name, s.token_hash, s.bot_level))
                 if s.muted:
                     out.mutes[s.seat] = [int(m) for m in s.muted]
-            query = sa.select(events).where(events.c.room_id == row["id"]).order_by(events.c.n)
-            for e in conn.execute(query):
+            # up to the row's version: each statement sees the commits made since the row was read
+            # (PostgreSQL's read committed), and a later event comes to the loaded room as a notice
+            query = sa.select(events).where(events.c.room_id == row["id"], events.c.n <= row["version"])
+            for e in conn.execute(query.order_by(events.c.n)):
                 out.events.append(EventRow(e.n, e.kind, e.seat, e.data))
             return out
 
