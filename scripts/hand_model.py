@@ -112,11 +112,7 @@ def position_rows(
             u = unseen[kind]
         if u == 0:
             continue
-        not_it = sum(
-            g.held
-            for g in groups
-            if g.seat == other and (kind in g.absent or (kind in TWO_EYED | ONE_EYED and kind in g.absent))
-        )
+        not_it = sum(g.held for g in groups if g.seat == other and kind in g.absent)
         allowed = math.log(max(0.0, 1.0 - not_it / max(h, 1)) + 0.02)
         j2, j1 = kind in TWO_EYED, kind in ONE_EYED
         if j2 or j1:

@@ -19,14 +19,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-try:  # the server extra brings orjson; the standard library's parser stays the judge of refusals
-    import orjson
-except ImportError:  # pragma: no cover
-    orjson = None  # type: ignore[assignment]
-
 from ..actions import NUM_ACTIONS
 from ..i18n import N_
 from .clocks import MAX_INCREMENT, check_minutes
+from .json_text import parse
 
 #: Inbound frames larger than this are refused unread (the uvicorn limit is higher and closes).
 MAX_MESSAGE_BYTES = 4096
@@ -210,19 +206,6 @@ Inbound = Annotated[
 _ADAPTER: TypeAdapter[Inbound] = TypeAdapter(Inbound)
 
 
-_NOT_PARSED = object()
-
-
-def _fast_loads(text: str | bytes) -> Any:
-    """``orjson`` parses a move several times faster than the standard library; anything it
-    refuses (bad JSON, but also what the standard parser accepts: NaN, huge numbers, a lone
-    surrogate escape) goes to the standard parser, so what is accepted and every refusal's reason
-    are as before."""
-    if orjson is None:  # pragma: no cover - the server extra installs it
-        raise ValueError("no orjson")
-    return orjson.loads(text)
-
-
 def parse_message(text: str | bytes) -> Inbound:
     """Validate one inbound frame, raising :class:`ProtocolError` with a clear reason."""
     if len(text) > MAX_MESSAGE_BYTES:
@@ -232,12 +215,7 @@ def parse_message(text: str | bytes) -> Inbound:
             params={"size": len(text), "limit": MAX_MESSAGE_BYTES},
         )
     try:
-        data = _fast_loads(text)
-    except ValueError:  # orjson refused it: the standard parser's answer (and its reason) decides
-        data = _NOT_PARSED
-    try:
-        if data is _NOT_PARSED:
-            data = json.loads(text)
+        data = parse(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ProtocolError("bad_json", f"not valid JSON: {getattr(exc, 'msg', exc)}", plain=True) from None
     except RecursionError:
