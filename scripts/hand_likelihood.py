@@ -23,9 +23,9 @@ import random
 from collections import Counter
 from dataclasses import replace
 
-from sequence_game import GameConfig, new_game
+from hand_reading import heuristic_positions  # the same games (scripts/ is on the path)
+
 from sequence_game.actions import DEAD, DRAW
-from sequence_game.bots import make_bot
 from sequence_game.bots.evaluation import Board
 from sequence_game.bots.heuristic import HEURISTIC, ONE_EYED_SPEND, TWO_EYED_SPEND, score_plays
 from sequence_game.bots.inference import boards_before, taken_since
@@ -120,58 +120,53 @@ def main() -> int:
     ess: Counter[str] = Counter()
     true_regrets: list[float] = []
     positions = 0
-    for game in range(args.games):
-        state = new_game(GameConfig(players=2), seed=args.seed + game)
-        bots = [make_bot("heuristic", seed=s) for s in range(2)]
-        reader = HandReader(turns=args.turns, margin=args.margin)
-        turn = 0
-        while not state.is_terminal():
-            seat = state.current_seat
-            view = state.view(seat)
-            other = 1 - seat
-            i = last_play(view, other) if turn >= 10 and turn % 3 == 0 else None
-            if i is not None:
-                auto = view.config.draw == "auto"
-                size = view.hand_sizes[other]
-                kept_n = size - taken_since(view.history, i, other, auto)
-                played = view.history[i][2]
-                true_hand = state.hand(other)
-                truth = Counter(true_hand)
-                # the true hand at the play: we cannot tell its fresh draw from the rest, so ask
-                # whether SOME choice of kept cards makes the play the heuristic's choice
-                true_regrets.append(
-                    min(
-                        regret(view, i, other, (*true_hand[:k], *true_hand[k + 1 :], played))
-                        for k in range(len(true_hand))
-                    )
-                    if kept_n == size - 1
-                    else math.nan
+    for turn, state in heuristic_positions(args.seed, args.games):
+        if turn == 0:
+            reader = HandReader(turns=args.turns, margin=args.margin)  # a game's own memory
+        seat = state.current_seat
+        view = state.view(seat)
+        other = 1 - seat
+        i = last_play(view, other) if turn >= 10 and turn % 3 == 0 else None
+        if i is not None:
+            auto = view.config.draw == "auto"
+            size = view.hand_sizes[other]
+            kept_n = size - taken_since(view.history, i, other, auto)
+            played = view.history[i][2]
+            true_hand = state.hand(other)
+            truth = Counter(true_hand)
+            # the true hand at the play: we cannot tell its fresh draw from the rest, so ask
+            # whether SOME choice of kept cards makes the play the heuristic's choice
+            true_regrets.append(
+                min(
+                    regret(view, i, other, (*true_hand[:k], *true_hand[k + 1 :], played))
+                    for k in range(len(true_hand))
                 )
-                dealer = Recording(view, rng, True, reader.read(view), weights)
-                worlds: list[tuple[Counter[Card], float]] = []
-                for _ in range(args.candidates):
-                    world = dealer.sample()
-                    hand = world.hand(other)
-                    kept = dealer.last_old.get(other, [])
-                    r = regret(view, i, other, (*kept, played)) if len(kept) == kept_n else 0.0
-                    worlds.append((Counter(hand), r))
-                positions += 1
-                two[names[0]] += sum(n for c, n in truth.items() if c in TWO_EYED)
-                one[names[0]] += sum(n for c, n in truth.items() if c in ONE_EYED)
-                overlap[names[0]] += sum(truth.values())
-                for name, temp in zip(names[1:], [math.inf, *args.temperature], strict=True):
-                    w = [1.0 if temp == math.inf else math.exp(-min(r, 1e6) / temp) for _, r in worlds]
-                    total = sum(w)
-                    if total <= 0:
-                        w, total = [1.0] * len(worlds), float(len(worlds))
-                    ess[name] += total * total / sum(x * x for x in w)
-                    for hand, x in zip((h for h, _ in worlds), w, strict=True):
-                        f = x / total
-                        two[name] += f * sum(n for c, n in hand.items() if c in TWO_EYED)
-                        one[name] += f * sum(n for c, n in hand.items() if c in ONE_EYED)
-                        overlap[name] += f * sum((hand & truth).values())
-            state.apply(bots[seat].select_action(view), seat)
-            turn += 1
+                if kept_n == size - 1
+                else math.nan
+            )
+            dealer = Recording(view, rng, True, reader.read(view), weights)
+            worlds: list[tuple[Counter[Card], float]] = []
+            for _ in range(args.candidates):
+                world = dealer.sample()
+                hand = world.hand(other)
+                kept = dealer.last_old.get(other, [])
+                r = regret(view, i, other, (*kept, played)) if len(kept) == kept_n else 0.0
+                worlds.append((Counter(hand), r))
+            positions += 1
+            two[names[0]] += sum(n for c, n in truth.items() if c in TWO_EYED)
+            one[names[0]] += sum(n for c, n in truth.items() if c in ONE_EYED)
+            overlap[names[0]] += sum(truth.values())
+            for name, temp in zip(names[1:], [math.inf, *args.temperature], strict=True):
+                w = [1.0 if temp == math.inf else math.exp(-min(r, 1e6) / temp) for _, r in worlds]
+                total = sum(w)
+                if total <= 0:
+                    w, total = [1.0] * len(worlds), float(len(worlds))
+                ess[name] += total * total / sum(x * x for x in w)
+                for hand, x in zip((h for h, _ in worlds), w, strict=True):
+                    f = x / total
+                    two[name] += f * sum(n for c, n in hand.items() if c in TWO_EYED)
+                    one[name] += f * sum(n for c, n in hand.items() if c in ONE_EYED)
+                    overlap[name] += f * sum((hand & truth).values())
     known = [r for r in true_regrets if not math.isnan(r)]
     exact = sum(1 for r in known if r <= 1e-6)
     print(

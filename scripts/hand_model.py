@@ -28,11 +28,10 @@ import time
 from collections import Counter
 
 import numpy as np
+from hand_reading import heuristic_positions  # the same games (scripts/ is on the path)
 
-from sequence_game import GameConfig, new_game
 from sequence_game.actions import DEAD, REMOVE, WILD
 from sequence_game.board import CARD_MASK, CORNERS, LINES, LINES_THROUGH, cells_of
-from sequence_game.bots import make_bot
 from sequence_game.bots.evaluation import Board
 from sequence_game.bots.mcts import Determinizer
 from sequence_game.bots.reading import HandReader, HeldSince
@@ -147,33 +146,28 @@ def held_counts(hand: list[int], kinds: list[int]) -> np.ndarray:
 def collect(first_seed: int, games: int, turns: int) -> list[dict]:
     """Positions of heuristic games: view, the other seat, its reading, its true hand."""
     out = []
-    for g in range(games):
-        state = new_game(GameConfig(players=2), seed=first_seed + g)
-        bots = [make_bot("heuristic", seed=s) for s in range(2)]
-        readers = [HandReader(turns=turns, margin=0), HandReader(turns=turns, margin=0)]
-        turn = 0
-        while not state.is_terminal():
-            seat = state.current_seat
-            view = state.view(seat)
-            if turn >= 6 and turn % 2 == 0:
-                other = 1 - seat
-                groups = readers[seat].read(view)
-                kinds, x, u = position_rows(view, other, groups)
-                y = held_counts(state.hand(other), kinds)
-                out.append(
-                    {
-                        "view": view,
-                        "other": other,
-                        "groups": groups,
-                        "kinds": kinds,
-                        "x": x,
-                        "u": u,
-                        "y": y,
-                        "hand": list(state.hand(other)),
-                    }
-                )
-            state.apply(bots[seat].select_action(view), seat)
-            turn += 1
+    for turn, state in heuristic_positions(first_seed, games):
+        if turn == 0:  # a game's own memory, one a seat
+            readers = [HandReader(turns=turns, margin=0), HandReader(turns=turns, margin=0)]
+        seat = state.current_seat
+        view = state.view(seat)
+        if turn >= 6 and turn % 2 == 0:
+            other = 1 - seat
+            groups = readers[seat].read(view)
+            kinds, x, u = position_rows(view, other, groups)
+            y = held_counts(state.hand(other), kinds)
+            out.append(
+                {
+                    "view": view,
+                    "other": other,
+                    "groups": groups,
+                    "kinds": kinds,
+                    "x": x,
+                    "u": u,
+                    "y": y,
+                    "hand": list(state.hand(other)),
+                }
+            )
     return out
 
 

@@ -16,12 +16,28 @@ from __future__ import annotations
 import argparse
 import random
 from collections import Counter
+from collections.abc import Iterator
 
-from sequence_game import GameConfig, new_game
+from sequence_game import GameConfig, GameState, new_game
 from sequence_game.bots import make_bot
 from sequence_game.bots.mcts import Determinizer
 from sequence_game.bots.reading import HandReader
 from sequence_game.cards import ONE_EYED, TWO_EYED
+
+
+def heuristic_positions(first_seed: int, games: int) -> Iterator[tuple[int, GameState]]:
+    """Every position of ``games`` 2-player games of ``heuristic`` against ``heuristic`` (deals
+    ``first_seed`` on), before its move, with its turn (0 at each game's start). The caller reads
+    the state and must not change it. The other calibration scripts share these games."""
+    for game in range(games):
+        state = new_game(GameConfig(players=2), seed=first_seed + game)
+        bots = [make_bot("heuristic", seed=s) for s in range(2)]
+        turn = 0
+        while not state.is_terminal():
+            yield turn, state
+            seat = state.current_seat
+            state.apply(bots[seat].select_action(state.view(seat)), seat)
+            turn += 1
 
 
 def main() -> int:
@@ -42,36 +58,31 @@ def main() -> int:
     one: Counter[str] = Counter()
     overlap: Counter[str] = Counter()
     positions = 0
-    for game in range(args.games):
-        state = new_game(GameConfig(players=2), seed=args.seed + game)
-        bots = [make_bot("heuristic", seed=s) for s in range(2)]
-        reader = HandReader(turns=args.turns, margin=args.margin)
-        turn = 0
-        while not state.is_terminal():
-            seat = state.current_seat
-            view = state.view(seat)
-            if turn >= 10 and turn % 3 == 0:
-                other = 1 - seat
-                true = Counter(state.hand(other))
-                groups = reader.read(view)
-                dealers = (
-                    Determinizer(view, rng, False),
-                    Determinizer(view, rng, True),
-                    Determinizer(view, rng, True, groups),
-                    Determinizer(view, rng, True, groups, weights),
-                )
-                two[names[0]] += sum(n for c, n in true.items() if c in TWO_EYED)
-                one[names[0]] += sum(n for c, n in true.items() if c in ONE_EYED)
-                overlap[names[0]] += sum(true.values())
-                for name, dealer in zip(names[1:], dealers, strict=True):
-                    for _ in range(args.samples):
-                        hand = Counter(dealer.sample().hand(other))
-                        two[name] += sum(n for c, n in hand.items() if c in TWO_EYED) / args.samples
-                        one[name] += sum(n for c, n in hand.items() if c in ONE_EYED) / args.samples
-                        overlap[name] += sum((hand & true).values()) / args.samples
-                positions += 1
-            state.apply(bots[seat].select_action(view), seat)
-            turn += 1
+    for turn, state in heuristic_positions(args.seed, args.games):
+        if turn == 0:
+            reader = HandReader(turns=args.turns, margin=args.margin)  # a game's own memory
+        seat = state.current_seat
+        view = state.view(seat)
+        if turn >= 10 and turn % 3 == 0:
+            other = 1 - seat
+            true = Counter(state.hand(other))
+            groups = reader.read(view)
+            dealers = (
+                Determinizer(view, rng, False),
+                Determinizer(view, rng, True),
+                Determinizer(view, rng, True, groups),
+                Determinizer(view, rng, True, groups, weights),
+            )
+            two[names[0]] += sum(n for c, n in true.items() if c in TWO_EYED)
+            one[names[0]] += sum(n for c, n in true.items() if c in ONE_EYED)
+            overlap[names[0]] += sum(true.values())
+            for name, dealer in zip(names[1:], dealers, strict=True):
+                for _ in range(args.samples):
+                    hand = Counter(dealer.sample().hand(other))
+                    two[name] += sum(n for c, n in hand.items() if c in TWO_EYED) / args.samples
+                    one[name] += sum(n for c, n in hand.items() if c in ONE_EYED) / args.samples
+                    overlap[name] += sum((hand & true).values()) / args.samples
+            positions += 1
     print(
         f"{positions} positions of {args.games} heuristic games (seeds {args.seed}-{args.seed + args.games - 1})"
     )
