@@ -7,29 +7,47 @@ against the compiled policy's, and the compiled policy's choice against the Pyth
 
 ``speed``: moves a second of ``choose`` and rollouts a second of ``heuristic_playout`` from early,
 mid and late positions (turns 2, 20, 40 of heuristic games), against the Python bot's milliseconds
-a move on the same positions; ``inferring_playout``, ``lite_playout`` and random
-``kernels.playout`` rollouts for scale.
+a move on the same positions; ``inferring_playout``, the same with every play scored
+(``playout_unpruned_with``: no branch and bound, window tables counted afresh each move),
+``lite_playout`` and random ``kernels.playout`` rollouts for scale.
 CPU time of this process (``time.process_time``): the machine may be shared.
+
+``pruning``: how many plays the choosing kernels' branch and bound skips (scores ``-inf``, never
+chosen), by kind, over every position of seeded ``inferring_playout`` games from new deals.
+
+``compare``: rollouts a second of ``playout_policy_with`` under two source trees (``--old``, e.g.
+an earlier commit unpacked with ``git archive``, and ``--new``, by default this checkout's), each
+in a process of its own, the same seeded rollouts in short turns alternating between them, so
+that a shared machine's load falls on both alike; the ratio of their CPU times per table and
+policy.
 
     nice -n 10 .venv/bin/python benchmarks/fast_heuristic.py agreement --games 20 --players 2 3 4 6
     nice -n 10 .venv/bin/python benchmarks/fast_heuristic.py agreement --games 20 --inference on
     nice -n 10 .venv/bin/python benchmarks/fast_heuristic.py speed --players 2 4
+    nice -n 10 .venv/bin/python benchmarks/fast_heuristic.py pruning --players 2 4 --games 20
+    mkdir -p /tmp/old && git archive 15df790 | tar -x -C /tmp/old
+    nice -n 5 .venv/bin/python benchmarks/fast_heuristic.py compare --old /tmp/old/src --rounds 10
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import statistics
+import subprocess
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from sequence_game import GameConfig, GameState, new_game
-from sequence_game.actions import DEAD
+from sequence_game.actions import DEAD, REMOVE, WILD
 from sequence_game.bots.base import forced_action
 from sequence_game.bots.evaluation import Board
 from sequence_game.bots.heuristic import HEURISTIC, HeuristicBot, score_plays
@@ -154,6 +172,11 @@ def agreement(
 
 def speed(players: list[str], games: int, seed: int, rollouts: int) -> dict[str, object]:
     ensure_compiled("heuristic")
+    iw, fw = fh.new_work()
+    warm = FastGame.new(GameConfig(players=2), seed=seed).row.copy()  # compiled before any timing
+    fh.playout_unpruned_with(
+        warm, np.array([k.seed_state(seed)], dtype=np.uint64), 0, 2, iw, fw, fh.DEFAULT_PARAMS, True
+    )
     out: dict[str, object] = {}
     for n in players:
         for phase, turn in (("early", 2), ("mid", 20), ("late", 40)):
@@ -197,6 +220,12 @@ def speed(players: list[str], games: int, seed: int, rollouts: int) -> dict[str,
                 fh.inferring_playout(rows[r % len(rows)].copy(), rs, 0, 1 << 30)
             inferring_seconds = time.process_time() - t0
             t0 = time.process_time()
+            for r in range(rollouts):
+                fh.playout_unpruned_with(
+                    rows[r % len(rows)].copy(), rs, 0, 1 << 30, iw, fw, fh.DEFAULT_PARAMS, True
+                )
+            unpruned_seconds = time.process_time() - t0
+            t0 = time.process_time()
             for r in range(rollouts * 10):
                 k.playout(rows[r % len(rows)].copy(), rs, 0, 1 << 30)
             random_seconds = time.process_time() - t0
@@ -210,10 +239,133 @@ def speed(players: list[str], games: int, seed: int, rollouts: int) -> dict[str,
                 "rollout_moves_per_s": round(turns / seconds),
                 "lite_rollouts_per_s": round(rollouts / lite_seconds, 1),
                 "inferring_rollouts_per_s": round(rollouts / inferring_seconds, 1),
+                "inferring_unpruned_rollouts_per_s": round(rollouts / unpruned_seconds, 1),
                 "random_rollouts_per_s": round(rollouts * 10 / random_seconds),
                 "speedup_per_move": round(1000 * python_ms / choose_us, 1),
             }
             print(f"{key}: {json.dumps(out[key])}", flush=True)
+    return out
+
+
+def pruning(players: list[str], games: int, seed: int) -> dict[str, object]:
+    ensure_compiled("heuristic")
+    out: dict[str, object] = {}
+    iw, fw = fh.new_work()
+    for n in players:
+        scored: Counter[str] = Counter()
+        skipped: Counter[str] = Counter()
+        decisions = 0
+        rs = np.array([k.seed_state(seed)], dtype=np.uint64)
+        for g in range(games):
+            row = FastGame.new(config_of(n), seed=seed + g).row.copy()
+            while row[k.I_END] == k.END_NONE:
+                count = int(fh._score(row, iw, fw, True, fh.DEFAULT_PARAMS, True))
+                decisions += 1
+                for i in range(max(count, 0)):
+                    action = int(iw[fh.I_PLAYS + i])
+                    kind = "natural" if action < WILD else "two_eyed" if action < REMOVE else "one_eyed"
+                    if fw[fh.F_SCORES + i] == -np.inf:
+                        skipped[kind] += 1
+                    else:
+                        scored[kind] += 1
+                k.apply(row, rs, 0, fh.choose_policy_with(row, rs, 0, iw, fw, fh.INFERRING))
+        out[f"{n}p"] = {
+            "positions": decisions,
+            **{
+                kind: {
+                    "plays": scored[kind] + skipped[kind],
+                    "skipped": skipped[kind],
+                    "share_skipped": round(skipped[kind] / max(scored[kind] + skipped[kind], 1), 4),
+                }
+                for kind in ("natural", "two_eyed", "one_eyed")
+            },
+        }
+        print(f"{n}p: {json.dumps(out[f'{n}p'])}", flush=True)
+    return out
+
+
+COMPARED = (
+    (2, fh.INFERRING),
+    (3, fh.INFERRING),
+    (4, fh.INFERRING),
+    (6, fh.INFERRING),
+    (2, fh.FULL),
+    (2, fh.LITE),
+)
+"""(players, policy) of ``compare``: the ``pimc`` bot's rollouts (INFERRING) at each table size first."""
+STARTS = 64
+
+
+def worker() -> None:
+    """``compare``'s side: reads ``players policy count`` lines, plays ``count`` seeded rollouts
+    from new games (``STARTS`` deals, the random stream reset each time), answers the CPU
+    seconds and the turns played. Only the rollout kernel of the tree on ``PYTHONPATH``."""
+    iw, fw = fh.new_work()
+    starts = {
+        players: [FastGame.new(GameConfig(players=players), seed=100 + g).row for g in range(STARTS)]
+        for players, _ in COMPARED
+    }
+    rs = np.array([k.seed_state(1)], dtype=np.uint64)
+    for players, policy in COMPARED:  # compiled (or loaded from the cache) before any timing
+        fh.playout_policy_with(starts[players][0].copy(), rs, 0, 1 << 30, iw, fw, policy)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        players, policy, count = map(int, line.split())
+        rs[0] = k.seed_state(5)
+        turns = 0
+        t0 = time.process_time()
+        for i in range(count):
+            row = starts[players][i % STARTS].copy()
+            fh.playout_policy_with(row, rs, 0, 1 << 30, iw, fw, policy)
+            turns += int(row[k.I_TURN])
+        print(json.dumps([time.process_time() - t0, turns]), flush=True)
+
+
+def compare(old: str, new: str, rounds: int, count: int) -> dict[str, object]:
+    def start(src: str) -> subprocess.Popen[str]:
+        env = dict(os.environ, PYTHONPATH=str(Path(src).resolve()))
+        process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+        return process
+
+    workers = {"old": start(old), "new": start(new)}
+    out: dict[str, object] = {}
+    for players, policy in COMPARED:
+        seconds: dict[str, list[float]] = {"old": [], "new": []}
+        turns: dict[str, int] = {}
+        for r in range(rounds):
+            for name in ("old", "new") if r % 2 == 0 else ("new", "old"):
+                process = workers[name]
+                assert process.stdin is not None and process.stdout is not None
+                process.stdin.write(f"{players} {policy} {count}\n")
+                process.stdin.flush()
+                spent, played = json.loads(process.stdout.readline())
+                seconds[name].append(spent)
+                turns[name] = played
+        ratios = [a / b for a, b in zip(seconds["old"], seconds["new"], strict=True)]
+        key = f"{players}p policy {policy}"
+        out[key] = {
+            "old_rollouts_per_s": round(count * rounds / sum(seconds["old"]), 1),
+            "new_rollouts_per_s": round(count * rounds / sum(seconds["new"]), 1),
+            "cpu_time_ratio": round(sum(seconds["old"]) / sum(seconds["new"]), 3),
+            "round_ratios_median_min_max": [
+                round(statistics.median(ratios), 3),
+                round(min(ratios), 3),
+                round(max(ratios), 3),
+            ],
+            "same_turns_played": turns["old"] == turns["new"],
+        }
+        print(f"{key}: {json.dumps(out[key])}", flush=True)
+    for process in workers.values():
+        assert process.stdin is not None
+        process.stdin.close()
+        process.wait()
     return out
 
 
@@ -240,8 +392,25 @@ def main() -> None:
     s.add_argument("--games", type=int, default=10, help="start positions per phase")
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--rollouts", type=int, default=200)
+    r = sub.add_parser("pruning")
+    r.add_argument("--players", nargs="+", default=["2", "4"])
+    r.add_argument("--games", type=int, default=20)
+    r.add_argument("--seed", type=int, default=0)
+    c = sub.add_parser("compare")
+    c.add_argument("--old", required=True, help="the src folder of the tree to compare against")
+    c.add_argument("--new", default=str(Path(__file__).resolve().parent.parent / "src"))
+    c.add_argument("--rounds", type=int, default=10, help="turns each tree gets, alternating")
+    c.add_argument("--rollouts", type=int, default=64, help="rollouts a turn")
+    sub.add_parser("worker", help="(compare's own worker process)")
     args = parser.parse_args()
-    if args.what == "agreement":
+    if args.what == "worker":
+        worker()
+        return
+    if args.what == "pruning":
+        result = pruning(args.players, args.games, args.seed)
+    elif args.what == "compare":
+        result = compare(args.old, args.new, args.rounds, args.rollouts)
+    elif args.what == "agreement":
         result = agreement(
             args.players,
             args.games,

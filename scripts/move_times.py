@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """How long a bot really takes a move under a time limit: mean, p50, p99 and max per move,
-and how many moves ran past the limit by more than 5% (the honest clock of issue 14).
+and how many moves ran past the limit by more than 5% (the honest clock of issue 14), and, for a bot
+that counts them (``pimc``: ``last_simulations``), the rollouts a move.
 
 The positions come from whole games of the bot against ``--opponent`` (2 players, paired deal
 seeds); only the measured bot's moves that needed a decision (not a forced draw or dead-card
@@ -35,6 +36,7 @@ def main() -> int:
     limit = Limit(seconds=args.seconds)
     times: list[float] = []
     cpus: list[float] = []
+    rollouts: list[int] = []
     for game in range(args.games):
         state = new_game(GameConfig(players=args.players), seed=args.seed * 1000 + game // 2)
         bots = [
@@ -53,6 +55,9 @@ def main() -> int:
             if seat in measured and action != DRAW and forced_action(view) is None:
                 times.append(spent)
                 cpus.append(time.process_time() - cpu)
+                done = getattr(bots[seat], "last_simulations", None)
+                if done is not None:
+                    rollouts.append(done)
             state.apply(action, seat)
     if not times:
         print("no timed moves")
@@ -66,6 +71,11 @@ def main() -> int:
             f"  {what}: mean {1000 * statistics.fmean(values):.1f} ms, p50 {1000 * values[len(values) // 2]:.1f} ms, "
             f"p99 {1000 * p99:.1f} ms, max {1000 * values[-1]:.1f} ms; "
             f"{over} over the limit + 5% ({100 * over / len(values):.1f}%)"
+        )
+    if rollouts:  # a bot that counts its work (pimc: rollouts)
+        print(
+            f"  work: mean {statistics.fmean(rollouts):.0f} simulations a move "
+            f"({statistics.fmean(rollouts) / statistics.fmean(times):.0f} a second of wall clock)"
         )
     print("  (the wall clock counts the time other processes held the cores: compare it on an idle machine)")
     return 0

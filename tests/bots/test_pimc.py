@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 
@@ -15,6 +16,7 @@ from sequence_game.actions import WILD
 from sequence_game.board import LAYOUT, WINDOW_CELLS, parse_cell
 from sequence_game.bots import Limit, PimcBot, make_bot
 from sequence_game.bots.base import reveal_truth
+from sequence_game.bots.pimc import _batch_size
 from sequence_game.cards import parse_card
 from sequence_game.fast.pimc import HEURISTIC, INFERRING, LITE, RANDOM, candidate_values, world_rows
 from sequence_game.testing import position
@@ -98,6 +100,16 @@ def test_threads_split_the_worlds_without_changing_a_value() -> None:
         PimcBot(seed=9, threads=2).select_action(s.view(s.current_seat), Limit(simulations=30)) for s in views
     ]
     assert first == second
+
+
+def test_a_batch_fits_the_budget_and_half_the_time_left() -> None:
+    """The honest clock's arithmetic: half the worlds that would still fit at the measured rate,
+    none when not one would (scripts/move_times.py measures the real clock)."""
+    assert _batch_size(8, math.inf, 0, 4, 0.0, math.inf) == 8  # no rate yet: the batch as planned
+    assert _batch_size(64, 100, 80, 4, 0.0, math.inf) == 5  # the rollout budget: 20 left, 4 plays
+    assert _batch_size(64, math.inf, 40, 4, 0.001, 0.2) == 25  # 50 worlds fit in 0.2 s: half
+    assert _batch_size(64, math.inf, 40, 4, 0.001, 0.003) == 0  # not one world fits
+    assert _batch_size(64, math.inf, 40, 4, 0.001, -0.1) == 0  # already past the deadline
 
 
 @pytest.mark.parametrize("players,teams", [(2, None), (3, None), (4, 2), (6, 3)])

@@ -198,6 +198,127 @@ def test_property_compiled_scores_equal_python_scores_after_random_play(
         assert same_scores(python_scores(state, True), inferring)
 
 
+def tuned_params() -> np.ndarray:
+    """Other numbers than the defaults (cheaper jacks, a heavier threat term, other reach), so
+    that the branch and bound's bounds are tried away from the weights they were tuned on."""
+    p = fh.DEFAULT_PARAMS.copy()
+    p[fh.P_LINE + 3] *= 1.3
+    p[fh.P_BLOCK + 2] *= 0.7
+    p[fh.P_TWO_EYED] *= 0.4
+    p[fh.P_ONE_EYED] *= 0.5
+    p[fh.P_THREAT] *= 1.5
+    p[fh.P_REACH + 1] = 0.5
+    return p
+
+
+def pruned_action(
+    row: np.ndarray,
+    rs: np.ndarray,
+    iw: np.ndarray,
+    fw: np.ndarray,
+    params: np.ndarray | None,
+    inference: bool,
+) -> int:
+    if params is None:
+        return int(fh.choose_policy_with(row, rs, 0, iw, fw, fh.INFERRING if inference else fh.FULL))
+    return int(fh.choose_params_with(row, rs, 0, iw, fw, params, inference))
+
+
+def same_choice(
+    row: np.ndarray,
+    rs: np.ndarray,
+    iw: np.ndarray,
+    fw: np.ndarray,
+    params: np.ndarray | None,
+    inference: bool,
+) -> int:
+    """The pruned choice, checked against every play scored (``choose_unpruned_with``, fresh
+    scratch arrays): the same action and the same state of the random stream after it."""
+    reference_rs = rs.copy()
+    ref_iw, ref_fw = fh.new_work()
+    expected = int(
+        fh.choose_unpruned_with(
+            row, reference_rs, 0, ref_iw, ref_fw, fh.DEFAULT_PARAMS if params is None else params, inference
+        )
+    )
+    before = row.copy()
+    action = pruned_action(row, rs, iw, fw, params, inference)
+    assert (row == before).all()  # the row is put back as it was
+    assert action == expected and rs[0] == reference_rs[0], (int(row[k.I_TURN]), action, expected)
+    return action
+
+
+@pytest.mark.parametrize("config", TABLES, ids=lambda c: f"{c.players}p{c.sides}s")
+def test_the_pruned_choice_is_the_full_scorings_move_for_move(config: GameConfig) -> None:
+    """The branch and bound (a jack's play skipped when a bound of its score is below the
+    best) and the window tables kept from move to move change no decision: in seeded games,
+    each move equals the choice with every play scored and the tables counted afresh, ties
+    broken with the same draws, with and without inference and with other numbers than the
+    defaults. The scratch arrays are kept over the game, as a rollout keeps them."""
+    for g in range(4):
+        for params, inference in ((None, True), (None, False), (tuned_params(), True)):
+            row = FastGame.new(config, seed=300 + g).row.copy()
+            rs = np.array([k.seed_state(g)], dtype=np.uint64)
+            iw, fw = fh.new_work()
+            while row[k.I_END] == k.END_NONE:
+                k.apply(row, rs, 0, same_choice(row, rs, iw, fw, params, inference))
+
+
+def test_kept_window_tables_follow_a_change_of_game() -> None:
+    """Scratch arrays shared by two games played in turns, now one move each, now two of one
+    (boards a few cells apart early, many later; sequences declared at different times),
+    still choose as fresh ones do."""
+    games = [
+        FastGame.new(GameConfig(players=2), seed=11).row.copy(),
+        FastGame.new(GameConfig(players=4), seed=12).row.copy(),
+    ]
+    rs = np.array([k.seed_state(4)], dtype=np.uint64)
+    iw, fw = fh.new_work()
+    for step in range(400):
+        row = games[step % 2] if step % 7 else games[(step // 7) % 2]
+        if row[k.I_END] != k.END_NONE:
+            continue
+        k.apply(row, rs, 0, same_choice(row, rs, iw, fw, None, step % 3 > 0))
+
+
+SHARED_WORK = fh.new_work()
+"""Scratch arrays kept from one example to the next."""
+
+
+@settings(max_examples=25, deadline=None)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10_000), turns=st.integers(0, 150))
+def test_property_pruned_choice_after_random_play(table: GameConfig, seed: int, turns: int) -> None:
+    """From positions random play reaches (dead cards, many jacks, reshuffles), with scratch
+    arrays last used on another position, the pruned choice is the full scoring's."""
+    state = new_game(table, seed=seed)
+    state.playout(random.Random(seed), max_turns=turns)
+    if state.is_terminal():
+        return
+    row = FastGame.from_state(state, seed=seed).row
+    rs = np.array([k.seed_state(seed)], dtype=np.uint64)
+    same_choice(row, rs, *SHARED_WORK, None, table.sides == 2)
+    same_choice(row, rs, *SHARED_WORK, tuned_params(), False)
+
+
+#: ``inferring_playout`` from ``FastGame.new(GameConfig(players=p), seed=s)`` with the random
+#: stream ``seed_state(s)``, s = 0..7: (winner, turns), recorded with the kernels before the
+#: branch and bound and the kept window tables (commit 15df790), which must not change them.
+BEFORE_PRUNING = {
+    2: [(0, 40), (0, 35), (0, 42), (0, 39), (1, 65), (0, 76), (1, 80), (1, 32)],
+    3: [(2, 95), (0, 42), (2, 39), (2, 58), (1, 41), (2, 33), (1, 21), (2, 49)],
+    4: [(0, 32), (0, 48), (1, 48), (0, 49), (0, 45), (0, 56), (0, 65), (0, 37)],
+    6: [(0, 42), (1, 48), (1, 60), (0, 53), (0, 41), (0, 58), (1, 64), (0, 41)],
+}
+
+
+@pytest.mark.parametrize("players", sorted(BEFORE_PRUNING))
+def test_seeded_rollouts_end_as_before_the_pruning(players: int) -> None:
+    for seed, (winner, turns) in enumerate(BEFORE_PRUNING[players]):
+        row = FastGame.new(GameConfig(players=players), seed=seed).row.copy()
+        rs = np.array([k.seed_state(seed)], dtype=np.uint64)
+        assert (fh.inferring_playout(row, rs, 0, 1 << 30), int(row[k.I_TURN])) == (winner, turns)
+
+
 def winning_plays(state: GameState) -> set[int]:
     """The R5.2 plays that win the game at once (R7.1), found with the pure engine."""
     out = set()

@@ -136,6 +136,11 @@ def test_compression_is_on_by_default_and_off_on_request(server: Server, plain: 
     assert _extensions(plain) == ""
 
 
+def test_the_server_deflates_with_an_8_kb_window(server: Server) -> None:
+    """server/ws_protocol.py: 13 window bits (uvicorn's own is 12), told to the client (RFC 7692)."""
+    assert "server_max_window_bits=13" in _extensions(server)
+
+
 def test_a_sweep_that_evicts_releases_memory(plain: Server) -> None:
     health = plain.get("/health").json()["memory"]
     assert health["frozen"] > 1000  # settled once the server started

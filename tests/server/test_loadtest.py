@@ -37,3 +37,43 @@ def test_a_small_load_test_routed_by_room_on_two_workers() -> None:
     assert out["route"] == "room" and out["workers_seen"] == 2, out
     assert out["errors"] == 0 and out["games"] == 4 and out["records_replayed"] == 4, out
     assert isinstance(out["rooms_handed_over"], int) and out["moves"] > 0
+
+
+def test_the_generator_reads_a_state_as_decoding_it_would() -> None:
+    """The scripted clients read the version, the move before and their legal actions' ids from
+    a state message's text without decoding it (scripts/loadtest.py ``glance``): the same as the
+    decoded message says, at every step of a random game, for the seat to act and the other."""
+    import importlib.util
+    import random
+
+    from sequence_game import GameConfig, new_game
+    from sequence_game.server.fanout import SeatViews
+    from sequence_game.server.json_text import encode
+
+    spec = importlib.util.spec_from_file_location("loadtest_script", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = script  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(script)
+    finally:
+        del sys.modules[spec.name]
+    rng = random.Random(3)
+    state = new_game(GameConfig(players=2), seed=3)
+    version = 5
+    while state.outcome() is None:
+        views = SeatViews(state)
+        for seat in (0, 1):
+            view = views.view(seat)
+            room = {"code": "ABCDEF", "calls": [{"id": 999, "by": 1, "side": 0}], "seats": []}
+            event = {"n": version, "kind": "action", "seat": 1 - seat, "action": "x", "notes": []}
+            text = encode(
+                {"type": "state", "version": version, "you": {}, "room": room, "view": view, "event": event}
+            )
+            legal = [str(a["id"]) for a in view["legal_actions"]] if seat in view["seats_to_act"] else []
+            assert script.glance(text, seat) == (version, True, legal)
+        actor = state.current_seat
+        state.apply(rng.choice(state.legal_actions(actor)), actor)
+        version += 1
+    final = encode({"type": "state", "version": version, "view": SeatViews(state).view(0), "event": None})
+    assert script.glance(final, 0) is None  # the game's end is decoded whole (its record is checked)

@@ -186,3 +186,52 @@ def test_a_group_commit_refuses_only_its_stale_event(postgres_url: str) -> None:
         assert store.groups == (3, 3)  # the group of three failed whole; two of them then went alone
     finally:
         store.close()
+
+
+def test_a_group_commit_mixes_plain_events_and_events_with_parts_of_their_own(postgres_url: str) -> None:
+    """One statement commits every event of a loop turn: the plain ones (each a row of the group's
+    JSON array: the event, its room's version, its NOTIFY) beside one that also sets its room's
+    fields and a seat (its own ``WITH`` parts); names with quotes, a backslash and newlines
+    arrive as sent."""
+    import asyncio
+
+    import psycopg
+
+    from sequence_game.server.store import NOTIFY_CHANNEL, EventRow, SeatRow, Store, conninfo
+
+    store = Store(postgres_url)
+    store.migrate()
+    store.notify = True
+    odd = 'An "odd" \\ name\nline two'
+
+    async def scenario() -> None:
+        for code in ("MIXEDA", "MIXEDB", "MIXEDC"):
+            store.create_room(code, {"players": 2}, host_seat=0)
+        done = [
+            store.submit("MIXEDA", EventRow(1, "chat", 0, {"text": odd, "name": "Ann"})),
+            store.submit(
+                "MIXEDB",
+                EventRow(1, "seat", 1, {"seat": 1, "kind": "human", "name": odd}),
+                room={"status": "over", "result": {"winner": 1, "end": "sequences"}},
+                seat_rows=[SeatRow(1, "human", odd, "ab" * 32, None)],
+            ),
+            store.submit("MIXEDC", EventRow(1, "seed", None, {"seed": "02"})),
+        ]
+        await asyncio.gather(*(d for d in done if d is not None))
+
+    with psycopg.connect(conninfo(postgres_url), autocommit=True) as listener:
+        listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        try:
+            asyncio.run(scenario())
+            assert store.groups == (3, 1)  # one statement for the three
+            a, b, c = (store.load_room(code) for code in ("MIXEDA", "MIXEDB", "MIXEDC"))
+            assert a is not None and b is not None and c is not None
+            assert [(r.version, r.status) for r in (a, b, c)] == [(1, "lobby"), (1, "over"), (1, "lobby")]
+            assert a.events[0].data == {"text": odd, "name": "Ann"}
+            assert b.result == {"winner": 1, "end": "sequences"}
+            assert [(s.seat, s.name, s.token_hash) for s in b.seats] == [(1, odd, "ab" * 32)]
+            assert [e.kind for e in c.events] == ["seed"]
+            heard = [n.payload for n in listener.notifies(timeout=5, stop_after=3)]
+            assert sorted(p.split(" ", 1)[0] for p in heard) == ["MIXEDA:1", "MIXEDB:1", "MIXEDC:1"]
+        finally:
+            store.close()

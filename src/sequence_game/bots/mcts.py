@@ -45,6 +45,7 @@ True
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import time
@@ -328,8 +329,11 @@ class Determinizer:
         self.weights: dict[int, float] | None = None
         """Per jack, how much likelier than another card it is among the cards a seat has held since
         a play (players keep their jacks: see :mod:`.reading`); ``None`` deals them uniformly."""
+        self.powers: dict[int, float] | None = None
+        """``1 / weight`` per weighted card: the exponent of its sampling key."""
         if jack_weights != (1.0, 1.0):
             self.weights = dict.fromkeys(TWO_EYED, jack_weights[0]) | dict.fromkeys(ONE_EYED, jack_weights[1])
+            self.powers = {card: 1.0 / w for card, w in self.weights.items()}
         if reading is not None:
             self.held_before = [(g.seat, g.held, g.absent) for g in reading]
         else:
@@ -390,11 +394,11 @@ class Determinizer:
         ``shuffled`` cards outside what it showed it lacked; returns the cards left. A seat the
         cards cannot satisfy (its player broke the assumption) is dealt freely."""
         rest = shuffled
-        weights, rng = self.weights, self.rng
+        powers, rng = self.powers, self.rng
         for seat, want, absent in self.held_before:
             taken: list[int] = []
             left: list[int] = []
-            if weights is None:
+            if powers is None:
                 for card in rest:
                     if len(taken) < want and card not in absent:
                         taken.append(card)
@@ -402,13 +406,19 @@ class Determinizer:
                         left.append(card)
             else:
                 # weighted sampling without replacement (a key u ** (1 / w) per card, the largest
-                # win); the cards left keep their shuffled order, which the keys do not depend on
+                # win); the cards left keep their shuffled order, which the keys do not depend on.
+                # Only a weighted card pays for the power (u ** 1.0 is u): the search deals
+                # hundreds of worlds a move, and this loop was most of their cost.
+                random_ = rng.random
                 keys = [
-                    -1.0 if card in absent else rng.random() ** (1.0 / weights.get(card, 1.0))
+                    -1.0
+                    if card in absent
+                    else (random_() if card not in powers else random_() ** powers[card])
                     for card in rest
                 ]
-                chosen = set(sorted(range(len(rest)), key=keys.__getitem__, reverse=True)[:want])
-                chosen = {i for i in chosen if keys[i] >= 0.0}
+                chosen = {
+                    i for i in heapq.nlargest(want, range(len(rest)), key=keys.__getitem__) if keys[i] >= 0.0
+                }
                 taken = [rest[i] for i in sorted(chosen)]
                 left = [card for i, card in enumerate(rest) if i not in chosen]
             if len(taken) == want:

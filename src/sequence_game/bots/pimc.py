@@ -207,7 +207,6 @@ class PimcBot(Oracle):
         beats by ``prune`` standard errors is dropped after a batch, so the worlds left go to the
         plays still in contention; the heuristic's play (the first) is never dropped, so every
         survivor's values stay paired with it world by world."""
-        fast = self.fast
         deadline = deadline_of(start, limit)
         budget = math.inf if limit.simulations is None else max(len(cands), limit.simulations)
         values: list[list[float]] = [[] for _ in cands]
@@ -216,20 +215,15 @@ class PimcBot(Oracle):
         batch = FIRST_BATCH
         began = time.perf_counter()
         while len(active) > 1 or not worlds:
-            n = batch if budget == math.inf else min(batch, int(budget - spent) // len(active))
+            now = time.perf_counter()
+            rate = (now - began) / spent if spent else 0.0  # seconds a rollout, so far
+            n = _batch_size(batch, budget, spent, len(active), rate, deadline - now)
             if n < 1:
-                break  # the rollout budget is spent
-            if worlds and deadline < math.inf:
-                now = time.perf_counter()
-                per_rollout = (now - began) / spent
-                room = (deadline - now) / (per_rollout * len(active))  # worlds that would still fit
-                if room < 1.0:
-                    break  # one more world would end past the limit (honest clock)
-                n = max(1, min(n, int(room / 2)))  # half the room: a slower batch still ends in time
-            rows = fast.world_rows([source.sample() for _ in range(n)])
+                break  # the rollout budget or the clock is spent
+            rows = self.fast.world_rows([source.sample() for _ in range(n)])
             seeds = [self.rng.getrandbits(63) for _ in range(n)]
             plays = [cands[i] for i in active]
-            out = fast.candidate_values(
+            out = self.fast.candidate_values(
                 rows, seeds, plays, view.side, self.policy, self.horizon, self.length_penalty, self.threads
             )
             for i, row in zip(active, out.tolist(), strict=True):
@@ -314,6 +308,21 @@ class TrueHands(TrueWorld):
         rng.shuffle(world._deck)
         world._reshuffle_seed = rng.getrandbits(63)
         return world
+
+
+def _batch_size(batch: int, budget: float, spent: int, active: int, rate: float, seconds_left: float) -> int:
+    """Worlds the next batch may have: ``batch``, within the rollout budget and, once a ``rate``
+    (seconds a rollout) is measured, half the worlds that would still fit in ``seconds_left`` (a
+    slower batch still ends in time); 0 when none would fit (the honest clock)."""
+    n = batch if budget == math.inf else min(batch, int(budget - spent) // active)
+    if n < 1:
+        return 0
+    if rate > 0.0 and seconds_left < math.inf:
+        room = seconds_left / (rate * active)  # worlds that would still fit
+        if room < 1.0:
+            return 0
+        n = max(1, min(n, int(room / 2)))
+    return n
 
 
 def _paired_lead(better: list[float], other: list[float]) -> float:

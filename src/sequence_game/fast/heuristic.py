@@ -15,7 +15,10 @@ win (R7.1), without card counting or threats. Each has a ``..._with`` form takin
 
 The scores are the Python code's floats (its sums in its order; ``docs/fast.md`` gives the
 agreement measured). Speed comes from reading the windows off the row's line masks, counting
-threats once a move and, per play, again only through its cell.
+threats once a move and, per play, again only through its cell; the choosing kernels also keep
+the window tables from one move to the next in their scratch arrays and skip the jacks' plays
+whose score a cheap bound puts outside the tie set (:func:`_score_pruned`), so they choose as
+:func:`choose_unpruned_with`, which scores every play, does: the same move, the same draws.
 
 The weights are written out here, not imported from ``bots`` (the fast package must not import
 the bots, and Numba compiles them in as constants); ``tests/fast/test_heuristic_kernel.py``
@@ -161,15 +164,21 @@ I_WAS: Final = I_COUNT + NUM_CELLS  # 20: per window through the played cell, it
 I_NOW: Final = I_WAS + 20  # 20: ... and after the play
 I_MARK: Final = I_NOW + 20  # 100: cells listed for the current play (stamps)
 I_STAMP: Final = I_MARK + NUM_CELLS  # 1
-I_SAVED: Final = I_STAMP + 1  # 100 + 3: the owners and sequence counts while the log is undone
+I_SAVED: Final = I_STAMP + 1  # 2 x 32 (of 100) + 3: the cells undone with their owners, sequence counts
 I_LAST: Final = I_SAVED + NUM_CELLS + k.MAX_SIDES  # 12: per seat, the log entry of its last R5.2 play
 I_INFERRED: Final = I_LAST + k.MAX_PLAYERS  # 12: per seat, 1 when its hand is inferred
 I_ABSENT: Final = I_INFERRED + k.MAX_PLAYERS  # 12: per seat, the cards it did not hold (a bit per card)
 I_FRESH: Final = I_ABSENT + k.MAX_PLAYERS  # 12: per seat, cards taken in since that play
-INT_WORK: Final = I_FRESH + k.MAX_PLAYERS
+I_KNOWN: Final = I_FRESH + k.MAX_PLAYERS  # 1: the sides the window tables (I_OPEN to I_LISTN) are for, 0 none
+I_KNOWN_BOARD: Final = I_KNOWN + 1  # 100: the owners they were counted on
+I_KNOWN_SEQ: Final = I_KNOWN_BOARD + NUM_CELLS  # 3 + 3 x 16: the sequences then: counts, windows
+I_CHANGED: Final = I_KNOWN_SEQ + k.MAX_SIDES * (1 + k.MAX_SEQS)  # 100: the cells whose chip changed since
+INT_WORK: Final = I_CHANGED + NUM_CELLS
+MAX_REWINDOW: Final = 8
+"""More changed cells than this, and the window tables are counted afresh (:func:`_window_tables`)."""
 F_SCORES: Final = 0  # 300: the score of each candidate
 F_RISK: Final = F_SCORES + 300  # 3: per opponent side, its completion risk before the play
-F_REACH: Final = F_RISK + k.MAX_SIDES  # 3 x 100: per side, how reachable each space is (reach_table)
+F_REACH: Final = F_RISK + k.MAX_SIDES  # 3 x 100: per side, how reachable each open space is, else 1
 F_GAIN: Final = F_REACH + k.MAX_SIDES * NUM_CELLS  # 100: per open cell, its placement's window gain
 FLOAT_WORK: Final = F_GAIN + NUM_CELLS
 
@@ -261,11 +270,30 @@ def _opponent_weight(side: int, t: int, sides: int) -> float:
     return 1.0 - 0.15 * (((t - side) % sides) - 1)
 
 
+@k.inline_kernel
+def _window_bits(s: np.ndarray, iw: np.ndarray, t: int, w: int) -> int:
+    """Window ``w`` for side ``t`` as five bits of its line mask (the side's chips and the
+    corners), or -1 when it is not open: another side's chip in it, or it cannot be a new
+    sequence (R3.3)."""
+    line = WINDOW_LINE[w]
+    at = WINDOW_START[w]
+    others = 0
+    for o in range(s[k.I_SIDES]):
+        if o != t:
+            others |= s[k.O_LINES + o * k.NUM_LINES + line]
+    if ((others & ~CORNER_BITS[line]) >> at) & 31:
+        return -1  # another side's chip blocks it
+    if _clashes(s, iw, t, w, 0):
+        return -1
+    return int((s[k.O_LINES + t * k.NUM_LINES + line] >> at) & 31)
+
+
 @k.kernel
 def _open_gain(s: np.ndarray, iw: np.ndarray, side: int, action: int, four: float, p: np.ndarray) -> float:
     """``evaluation.action_gain`` of an R5.2 play under the heuristic's weights (our fours worth
     ``four``), each opponent's windows weighted by :func:`_opponent_weight`; the weights from
-    the parameter array ``p`` (:data:`DEFAULT_PARAMS`)."""
+    the parameter array ``p`` (:data:`DEFAULT_PARAMS`). A window's count and whether another
+    side's chip blocks it come from the row's line masks (a side's chips and the corners)."""
     sides = s[k.I_SIDES]
     gain = 0.0
     if action < REMOVE:
@@ -273,20 +301,10 @@ def _open_gain(s: np.ndarray, iw: np.ndarray, side: int, action: int, four: floa
         for i in range(THROUGH_N[cell]):
             w = THROUGH[cell, i]
             for t in range(sides):
-                if _clashes(s, iw, t, w, 0):
+                bits = _window_bits(s, iw, t, w)
+                if bits < 0:
                     continue
-                n = 0
-                blocked = False
-                for m in range(5):
-                    c = CELLS_5[w, m]
-                    o = s[k.O_OWNER + c]
-                    if CARD_OF[c] < 0 or o == t:
-                        n += 1
-                    elif o >= 0:
-                        blocked = True
-                        break
-                if blocked:
-                    continue
+                n = POPCOUNT_5[bits]
                 if t == side:
                     hi = four if n + 1 == 4 else p[P_LINE + n + 1]
                     lo = four if n == 4 else p[P_LINE + n]
@@ -298,21 +316,18 @@ def _open_gain(s: np.ndarray, iw: np.ndarray, side: int, action: int, four: floa
     owner = s[k.O_OWNER + cell]
     for i in range(THROUGH_N[cell]):
         w = THROUGH[cell, i]
+        line = WINDOW_LINE[w]
+        at = WINDOW_START[w]
         for t in range(sides):
             if _clashes(s, iw, t, w, 0):
                 continue
-            n = 0
-            blocked = False  # by another side's chip, the removed one included
-            blocked_after = False  # by another side's chip once the removed one is gone
-            for m in range(5):
-                c = CELLS_5[w, m]
-                o = s[k.O_OWNER + c]
-                if CARD_OF[c] < 0 or o == t:
-                    n += 1
-                elif o >= 0:
-                    blocked = True
-                    if c != cell:
-                        blocked_after = True
+            others = 0
+            for o in range(sides):
+                if o != t:
+                    others |= s[k.O_LINES + o * k.NUM_LINES + line]
+            # another side's chips in the window, the removed one included
+            blocked = ((others & ~CORNER_BITS[line]) >> at) & 31
+            n = POPCOUNT_5[(s[k.O_LINES + t * k.NUM_LINES + line] >> at) & 31]
             scale = 1.0 if t == side else -_opponent_weight(side, t, sides)
             if t == owner:
                 if blocked:
@@ -324,8 +339,8 @@ def _open_gain(s: np.ndarray, iw: np.ndarray, side: int, action: int, four: floa
                 else:
                     gain += scale * (p[P_BLOCK + n - 1] - p[P_BLOCK + n])
             else:
-                if blocked_after:
-                    continue
+                if blocked & ~(1 << THROUGH_AT[cell, i]):
+                    continue  # blocked by another side's chip once the removed one is gone
                 if t == side:
                     gain += scale * (four if n == 4 else p[P_LINE + n])
                 else:
@@ -491,43 +506,10 @@ def _threat_cell(s: np.ndarray, iw: np.ndarray, t: int, w: int, extra: int) -> i
     return missing if n == 1 else -1
 
 
-@k.kernel
-def _windows_of(s: np.ndarray, iw: np.ndarray, t: int) -> None:
-    """Side ``t``'s windows before the play: per window its count if open (``I_OPEN``, else -1),
-    its missing cell if a threat (``I_MISSING``); per cell the threats it completes
-    (``I_THREATS``) and the list of those cells, ascending (``I_LIST``). From the row's line
-    masks: a few shifts a window."""
-    opened = I_OPEN + t * NUM_WINDOWS
-    missing = I_MISSING + t * NUM_WINDOWS
+@k.inline_kernel
+def _list_threats(iw: np.ndarray, t: int) -> None:
+    """The cells side ``t``'s threats miss (``I_THREATS`` above 0), ascending, to ``I_LIST``."""
     counts = I_THREATS + t * NUM_CELLS
-    iw[counts : counts + NUM_CELLS] = 0
-    hot = I_HOT + t * NUM_CELLS
-    iw[hot : hot + NUM_CELLS] = 0
-    sides = s[k.I_SIDES]
-    own_at = k.O_LINES + t * k.NUM_LINES
-    for w in range(NUM_WINDOWS):
-        iw[opened + w] = -1
-        iw[missing + w] = -1
-        line = WINDOW_LINE[w]
-        at = WINDOW_START[w]
-        others = 0
-        for o in range(sides):
-            if o != t:
-                others |= s[k.O_LINES + o * k.NUM_LINES + line]
-        if ((others & ~CORNER_BITS[line]) >> at) & 31:
-            continue  # another side's chip blocks it
-        if _clashes(s, iw, t, w, 0):
-            continue
-        bits = (s[own_at + line] >> at) & 31
-        n = POPCOUNT_5[bits]
-        iw[opened + w] = n
-        if n >= 3:
-            for m in range(5):
-                iw[hot + CELLS_5[w, m]] += 1
-        if n == 4:
-            empty = CELLS_5[w, LOWEST_ZERO_5[bits]]
-            iw[missing + w] = empty
-            iw[counts + empty] += 1
     listed = I_LIST + t * NUM_CELLS
     ln = 0
     for c in range(NUM_CELLS):
@@ -535,6 +517,112 @@ def _windows_of(s: np.ndarray, iw: np.ndarray, t: int) -> None:
             iw[listed + ln] = c
             ln += 1
     iw[I_LISTN + t] = ln
+
+
+@k.inline_kernel
+def _count_window(s: np.ndarray, iw: np.ndarray, t: int, w: int) -> None:
+    """Window ``w``'s terms for side ``t`` put into the tables: its count if open (``I_OPEN``), its
+    missing cell if a threat (``I_MISSING``, counted in ``I_THREATS``) and, at three or more, a
+    mark on each of its cells (``I_HOT``)."""
+    opened = I_OPEN + t * NUM_WINDOWS
+    missing = I_MISSING + t * NUM_WINDOWS
+    iw[opened + w] = -1
+    iw[missing + w] = -1
+    bits = _window_bits(s, iw, t, w)
+    if bits < 0:
+        return
+    n = POPCOUNT_5[bits]
+    iw[opened + w] = n
+    if n >= 3:
+        hot = I_HOT + t * NUM_CELLS
+        for m in range(5):
+            iw[hot + CELLS_5[w, m]] += 1
+    if n == 4:
+        empty = CELLS_5[w, LOWEST_ZERO_5[bits]]
+        iw[missing + w] = empty
+        iw[I_THREATS + t * NUM_CELLS + empty] += 1
+
+
+@k.kernel
+def _windows_of(s: np.ndarray, iw: np.ndarray, t: int) -> None:
+    """Side ``t``'s windows before the play: per window its count if open (``I_OPEN``, else -1),
+    its missing cell if a threat (``I_MISSING``); per cell the threats it completes
+    (``I_THREATS``), its windows of three or more (``I_HOT``) and the list of the cells threats
+    miss, ascending (``I_LIST``). From the row's line masks: a few shifts a window."""
+    counts = I_THREATS + t * NUM_CELLS
+    iw[counts : counts + NUM_CELLS] = 0
+    hot = I_HOT + t * NUM_CELLS
+    iw[hot : hot + NUM_CELLS] = 0
+    for w in range(NUM_WINDOWS):
+        _count_window(s, iw, t, w)
+    _list_threats(iw, t)
+
+
+@k.kernel
+def _rewindow(s: np.ndarray, iw: np.ndarray, t: int, cell: int) -> None:
+    """:func:`_windows_of` for the windows through ``cell`` only, after its chip changed: each
+    one's old terms taken out of the per-cell counts, its new ones put in (the list is left to
+    :func:`_list_threats`)."""
+    opened = I_OPEN + t * NUM_WINDOWS
+    missing = I_MISSING + t * NUM_WINDOWS
+    counts = I_THREATS + t * NUM_CELLS
+    hot = I_HOT + t * NUM_CELLS
+    for j in range(THROUGH_N[cell]):
+        w = THROUGH[cell, j]
+        if iw[opened + w] >= 3:
+            for m in range(5):
+                iw[hot + CELLS_5[w, m]] -= 1
+        if iw[missing + w] >= 0:
+            iw[counts + iw[missing + w]] -= 1
+        _count_window(s, iw, t, w)
+
+
+@k.kernel
+def _window_tables(s: np.ndarray, iw: np.ndarray, incremental: bool) -> None:
+    """:func:`_windows_of` for every side. They depend only on the board (its owners, with the
+    line masks in step) and the sequences (R3.3), which are kept with them (``I_KNOWN``): with
+    ``incremental``, when the sequences are those of the tables and a few cells changed, as
+    from one turn of a rollout to the next (or none, from one world of a search to another),
+    only the windows through those cells are counted again."""
+    sides = s[k.I_SIDES]
+    same = incremental and iw[I_KNOWN] == sides
+    if same:
+        for t in range(sides):
+            nseq = s[k.O_NSEQ + t]
+            if iw[I_KNOWN_SEQ + t] != nseq:
+                same = False
+            else:
+                for j in range(nseq):
+                    if iw[I_KNOWN_SEQ + k.MAX_SIDES + t * k.MAX_SEQS + j] != s[k.O_SEQ + t * k.MAX_SEQS + j]:
+                        same = False
+    changed = 0
+    if same:
+        for c in range(NUM_CELLS):
+            if iw[I_KNOWN_BOARD + c] != s[k.O_OWNER + c]:
+                if changed == MAX_REWINDOW:
+                    same = False
+                    break
+                iw[I_CHANGED + changed] = c
+                changed += 1
+    if same:
+        if changed > 0:
+            for j in range(changed):
+                cell = iw[I_CHANGED + j]
+                for t in range(sides):
+                    _rewindow(s, iw, t, cell)
+                iw[I_KNOWN_BOARD + cell] = s[k.O_OWNER + cell]
+            for t in range(sides):
+                _list_threats(iw, t)
+        return
+    for t in range(sides):
+        _windows_of(s, iw, t)
+    for c in range(NUM_CELLS):
+        iw[I_KNOWN_BOARD + c] = s[k.O_OWNER + c]
+    for t in range(sides):
+        iw[I_KNOWN_SEQ + t] = s[k.O_NSEQ + t]
+        for j in range(s[k.O_NSEQ + t]):
+            iw[I_KNOWN_SEQ + k.MAX_SIDES + t * k.MAX_SEQS + j] = s[k.O_SEQ + t * k.MAX_SEQS + j]
+    iw[I_KNOWN] = sides
 
 
 @k.inline_kernel
@@ -612,16 +700,17 @@ def _completion_risk(
 @k.kernel
 def _absent(s: np.ndarray, iw: np.ndarray, side: int, action: int, made: int, need: int) -> int:
     """``inference._absent`` on the board as it was before ``action`` (the row, the log undone so
-    far): the cards, a bit each, that the play shows its seat did not hold; ``made``: sequences
-    the play declared."""
+    far, its line masks with it): the cards, a bit each, that the play shows its seat did not
+    hold; ``made``: sequences the play declared."""
     if action < REMOVE and made > 0:
         return 0  # it made a sequence: other fours may have been fillable too
     absent = 0
     fours = False
-    for w in range(NUM_WINDOWS):
-        c = _threat_cell(s, iw, side, w, 0)
-        if c >= 0:
-            absent |= 1 << CARD_OF[c]
+    own_at = k.O_LINES + side * k.NUM_LINES
+    for w in range(NUM_WINDOWS):  # the side's threats (_threat_cell), from the line masks
+        bits = (s[own_at + WINDOW_LINE[w]] >> WINDOW_START[w]) & 31
+        if POPCOUNT_5[bits] == 4 and _window_bits(s, iw, side, w) >= 0:
+            absent |= 1 << CARD_OF[CELLS_5[w, LOWEST_ZERO_5[bits]]]
             fours = True
     if not fours:
         return 0
@@ -634,12 +723,28 @@ def _absent(s: np.ndarray, iw: np.ndarray, side: int, action: int, made: int, ne
     return absent
 
 
+@k.inline_kernel
+def _set_owner(s: np.ndarray, cell: int, owner: int) -> None:
+    """Put ``owner``'s chip (-1: none) on ``cell``, keeping the row's line masks (``O_LINES``) in
+    step with its owners, as ``kernels.apply`` does."""
+    old = s[k.O_OWNER + cell]
+    for d in range(4):
+        line = k.LINE_OF[cell, d]
+        bit = 1 << k.LINE_BIT[cell, d]
+        if old >= 0:
+            s[k.O_LINES + old * k.NUM_LINES + line] &= ~bit
+        if owner >= 0:
+            s[k.O_LINES + owner * k.NUM_LINES + line] |= bit
+    s[k.O_OWNER + cell] = owner
+
+
 @k.kernel
 def _infer(s: np.ndarray, iw: np.ndarray) -> None:
     """``inference.infer_hands`` from the row's log of recent actions: per other seat whose last
     R5.2 play is in the log, the cards that play showed it lacked (``I_ABSENT``) and the cards it
     took in since (``I_FRESH``). The board before each such play comes from undoing the later
-    actions on the row itself (owners and sequence counts, put back at the end). A removed chip
+    actions on the row itself (owners, line masks and sequence counts, put back at the end: the
+    cells undone are listed at ``I_SAVED`` with their owners, put back in reverse). A removed chip
     placed before the log belongs to another side than the remover's: with three sides, which
     one is unknown, so the earlier plays of the two other sides are not read (a chip of either
     blocks the remover's side alike)."""
@@ -661,10 +766,9 @@ def _infer(s: np.ndarray, iw: np.ndarray) -> None:
             oldest = e
     if oldest == logged:
         return
-    for c in range(NUM_CELLS):
-        iw[I_SAVED + c] = s[k.O_OWNER + c]
     for t in range(sides):
         iw[I_SAVED + NUM_CELLS + t] = s[k.O_NSEQ + t]
+    undone = 0
     unknown = 0  # the sides that removed a chip whose owner the log does not show
     for e in range(logged - 1, oldest - 1, -1):
         at = k.O_LOG + 2 * (e & (k.LOG_SIZE - 1))
@@ -674,7 +778,10 @@ def _infer(s: np.ndarray, iw: np.ndarray) -> None:
         made = 0
         if action < REMOVE:
             cell = action % NUM_CELLS
-            s[k.O_OWNER + cell] = -1
+            iw[I_SAVED + 2 * undone] = cell
+            iw[I_SAVED + 2 * undone + 1] = s[k.O_OWNER + cell]
+            undone += 1
+            _set_owner(s, cell, -1)
             base = k.O_SEQ + side * k.MAX_SEQS
             while s[k.O_NSEQ + side] > 0:  # the sequences it declared are its side's latest
                 w = s[base + s[k.O_NSEQ + side] - 1]
@@ -698,7 +805,10 @@ def _infer(s: np.ndarray, iw: np.ndarray) -> None:
                 owner = (side + 1) % sides
                 if sides > 2:
                     unknown |= 1 << side
-            s[k.O_OWNER + cell] = owner
+            iw[I_SAVED + 2 * undone] = cell
+            iw[I_SAVED + 2 * undone + 1] = s[k.O_OWNER + cell]
+            undone += 1
+            _set_owner(s, cell, owner)
         if e == iw[I_LAST + seat] and unknown & ~(1 << side) == 0:
             absent = _absent(s, iw, side, action, made, need)
             if absent != 0:
@@ -710,15 +820,14 @@ def _infer(s: np.ndarray, iw: np.ndarray) -> None:
                 iw[I_INFERRED + seat] = 1
                 iw[I_ABSENT + seat] = absent
                 iw[I_FRESH + seat] = min(fresh, s[k.O_HLEN + seat])
-    for c in range(NUM_CELLS):
-        s[k.O_OWNER + c] = iw[I_SAVED + c]
+    for j in range(undone - 1, -1, -1):
+        _set_owner(s, iw[I_SAVED + 2 * j], iw[I_SAVED + 2 * j + 1])
     for t in range(sides):
         s[k.O_NSEQ + t] = iw[I_SAVED + NUM_CELLS + t]
 
 
 @k.inline_kernel
 def _window_gain(
-    s: np.ndarray,
     fw: np.ndarray,
     p: np.ndarray,
     w: int,
@@ -733,9 +842,9 @@ def _window_gain(
     spaces counted: our line's step up (``four`` for a four) or, for an opponent's window, its
     block, each scaled by how reachable the window's other empty spaces are (``F_REACH``)."""
     f = 1.0
-    for m in range(5):
+    for m in range(5):  # the other open spaces' reach (1 elsewhere, a product unchanged by it)
         c = CELLS_5[w, m]
-        if c != cell and CARD_OF[c] >= 0 and s[k.O_OWNER + c] < 0:
+        if c != cell:
             f *= fw[F_REACH + t * NUM_CELLS + c]
     if t == side:
         hi = four if n + 1 == 4 else p[P_LINE + n + 1]
@@ -757,7 +866,7 @@ def _aware_gain(
         for t in range(sides):
             n = iw[I_OPEN + t * NUM_WINDOWS + w]
             if n >= 0:
-                gain += _window_gain(s, fw, p, w, t, n, cell, side, sides, four)
+                gain += _window_gain(fw, p, w, t, n, cell, side, sides, four)
     return float(gain + p[P_CENTRE] * CENTRE[cell])
 
 
@@ -780,7 +889,7 @@ def _aware_gains(
             for e in range(5):
                 cell = CELLS_5[w, e]
                 if CARD_OF[cell] >= 0 and s[k.O_OWNER + cell] < 0:
-                    fw[F_GAIN + cell] += _window_gain(s, fw, p, w, t, n, cell, side, sides, four)
+                    fw[F_GAIN + cell] += _window_gain(fw, p, w, t, n, cell, side, sides, four)
     for c in range(NUM_CELLS):
         fw[F_GAIN + c] += p[P_CENTRE] * CENTRE[c]
 
@@ -858,11 +967,314 @@ def _recount(s: np.ndarray, iw: np.ndarray, t: int, extra: int) -> int:
 
 
 @k.kernel
-def _score(s: np.ndarray, iw: np.ndarray, fw: np.ndarray, inference: bool, p: np.ndarray) -> int:
+def _play_score(
+    s: np.ndarray,
+    iw: np.ndarray,
+    fw: np.ndarray,
+    p: np.ndarray,
+    a: int,
+    gain: float,
+    side: int,
+    need: int,
+    wild: int,
+    remover: int,
+    total: int,
+    mine_before: float,
+) -> float:
+    """The score of play ``a`` (:func:`_score`) from its window ``gain`` (:func:`_aware_gain` of a
+    placement's cell, :func:`_open_gain` of a removal): the jack's spending cost, the win (R7.1),
+    the change in our threats' value and in each opponent's completion risk, added in
+    ``score_plays``' order so that the floats are its floats."""
+    sides = s[k.I_SIDES]
+    placed = a < REMOVE
+    score = gain
+    if placed:
+        cell = a if a < WILD else a - WILD
+        if a < WILD:
+            spent = CARD_OF[cell]
+        else:
+            spent = JD if iw[I_HAND + JD] > 0 else JC
+            score -= p[P_TWO_EYED]
+    else:
+        cell = a - REMOVE
+        spent = JS if iw[I_HAND + JS] > 0 else JH
+        score -= p[P_ONE_EYED]
+    owner = s[k.O_OWNER + cell]
+    s[k.O_OWNER + cell] = side if placed else -1
+    declared = _declares(s, iw, side, cell) if placed else 0
+    if s[k.O_NSEQ + side] + declared >= need:
+        s[k.O_OWNER + cell] = owner
+        return float(score + WIN)  # R7.1
+    iw[I_HAND + spent] -= 1  # the hand our threats are filled from next turn
+    for q in range(sides):  # our side first, then the others in order (as score_plays adds them)
+        t = side if q == 0 else q - 1 if q - 1 < side else q
+        if t == side and declared > 0:  # sequences ruled windows out (R3.3): count them all again
+            at, ln = I_AFTER, _recount(s, iw, t, declared)
+        else:
+            ln = _threats_after(s, iw, t, cell, placed, side)
+            at = I_AFTER
+            if ln < 0:
+                if t != side:
+                    continue  # the same threats: no change in the risk (exactly 0)
+                at, ln = I_LIST + t * NUM_CELLS, iw[I_LISTN + t]
+        if t == side:
+            mine = _threat_value(
+                iw,
+                at,
+                ln,
+                side,
+                sides,
+                _sequence_value(s[k.O_NSEQ + side] + declared, need),
+                wild,
+                remover,
+                total,
+            )
+            score += p[P_THREAT] * (mine - mine_before)
+        else:
+            lost = (
+                _completion_risk(s, iw, at, ln, t, _sequence_value(s[k.O_NSEQ + t], need), wild, total)
+                - fw[F_RISK + t]
+            )
+            score -= p[P_THREAT] * _opponent_weight(side, t, sides) * lost
+    iw[I_HAND + spent] += 1
+    s[k.O_OWNER + cell] = owner
+    return float(score)
+
+
+@k.kernel
+def _mine_after(
+    s: np.ndarray,
+    iw: np.ndarray,
+    side: int,
+    cell: int,
+    spent: int,
+    need: int,
+    wild: int,
+    remover: int,
+    total: int,
+) -> float:
+    """Our threats' value (:func:`_threat_value`) after our chip on ``cell`` (-1: a play that
+    changes none of our threats) that declares no sequence, having spent ``spent``: what
+    :func:`_play_score` computes for such a play."""
+    iw[I_HAND + spent] -= 1
+    at = I_LIST + side * NUM_CELLS
+    ln = iw[I_LISTN + side]
+    if cell >= 0:
+        s[k.O_OWNER + cell] = side
+        changed = _threats_after(s, iw, side, cell, True, side)
+        s[k.O_OWNER + cell] = -1
+        if changed >= 0:
+            at, ln = I_AFTER, changed
+    mine = _threat_value(
+        iw, at, ln, side, s[k.I_SIDES], _sequence_value(s[k.O_NSEQ + side], need), wild, remover, total
+    )
+    iw[I_HAND + spent] += 1
+    return mine
+
+
+@k.inline_kernel
+def _below_best(bound: float, best: float, slack: float) -> bool:
+    """Whether a play whose score is at most ``bound`` (up to rounding, ``slack``) scores below
+    ``best`` by more than :data:`TIE`: outside the tie set, whatever its exact score."""
+    return bound + slack + 1e-9 * abs(best) < best - TIE
+
+
+@k.kernel
+def _score_pruned(
+    s: np.ndarray,
+    iw: np.ndarray,
+    fw: np.ndarray,
+    p: np.ndarray,
+    n: int,
+    side: int,
+    need: int,
+    four: float,
+    wild: int,
+    remover: int,
+    total: int,
+    mine_before: float,
+) -> int:
+    """The scores of :func:`_score`'s ``n`` plays, but ``-inf`` for a jack's play that cannot
+    come within :data:`TIE` of the best (branch and bound; ``docs/fast.md``). The natural
+    cards' placements are scored in full first; then the jacks' plays, each against an upper
+    bound of its score that costs far less than the score, and scored only when the bound does
+    not rule it out.
+
+    None of them may declare a sequence (those are scored in full): a two-eyed jack on a cell
+    that no four of ours misses, a one-eyed jack whose removal opens no four of ours. Our
+    threat term is then exact (:func:`_mine_after`; the same for every removal and every
+    placement in no window of three or more of ours); an opponent's risk can only fall (a
+    placement blocks, a removal breaks the owner's windows), at most by what it was, and not
+    at all where the cell is in no window of three or more of that side (``I_HOT``); a third
+    side's risk can only rise (a cost, with a threat weight that is not negative). A removal's
+    window gain is exact (:func:`_open_gain`, from the line masks). A placement's: each window
+    through the cell adds at most its step (from the window counts, ``I_OPEN``; where no window
+    of ours is of three or more, at most the largest step from two or less, and per opponent
+    at most its largest block of two or less, four or less in its ``I_HOT`` windows), scaled by
+    at most the largest reach to the fourth power."""
+    sides = s[k.I_SIDES]
+    best = -np.inf
+    for i in range(n):  # the natural cards' placements, in full
+        a = iw[I_PLAYS + i]
+        if a < WILD:
+            gain = _aware_gain(s, iw, fw, side, a, four, p)
+            score = _play_score(s, iw, fw, p, a, gain, side, need, wild, remover, total, mine_before)
+            fw[F_SCORES + i] = score
+            best = max(best, score)
+    holds_wild = iw[I_HAND + JD] > 0 or iw[I_HAND + JC] > 0
+    holds_remover = iw[I_HAND + JS] > 0 or iw[I_HAND + JH] > 0
+    if not (holds_wild or holds_remover):
+        return n
+    reach = max(1.0, abs(p[P_REACH]), abs(p[P_REACH + 1]), abs(p[P_REACH + 2]))
+    reach = reach * reach * reach * reach
+    step = 0.0  # our window of two or less
+    for c in range(3):
+        step = max(step, abs(p[P_LINE + c + 1] - p[P_LINE + c]))
+    low_block = 0.0  # an opponent's window of two or less, of four or less
+    high_block = 0.0
+    for c in range(5):
+        high_block = max(high_block, abs(p[P_BLOCK + c]))
+        if c < 3:
+            low_block = max(low_block, abs(p[P_BLOCK + c]))
+    # a two-eyed jack where no window of ours is of 3+: per window through the cell, per window
+    # of 3+ of each opponent (the side after us, the one after that), and that side's risk
+    quiet_window = step
+    for t in range(sides):
+        if t != side:
+            quiet_window += abs(_opponent_weight(side, t, sides)) * low_block
+    quiet_window *= reach
+    next_side = (side + 1) % sides
+    next_hot = abs(_opponent_weight(side, next_side, sides)) * (high_block - low_block) * reach
+    next_risk = max(0.0, p[P_THREAT] * _opponent_weight(side, next_side, sides)) * fw[F_RISK + next_side]
+    last_side = (side + 2) % sides  # with two sides, ourselves: never hot for an opponent
+    last_hot = 0.0
+    last_risk = 0.0
+    if sides == 3:
+        last_hot = abs(_opponent_weight(side, last_side, sides)) * (high_block - low_block) * reach
+        last_risk = max(0.0, p[P_THREAT] * _opponent_weight(side, last_side, sides)) * fw[F_RISK + last_side]
+    third_ok = sides == 2 or p[P_THREAT] >= 0.0
+    wild_spent = JD if iw[I_HAND + JD] > 0 else JC
+    remove_spent = JS if iw[I_HAND + JS] > 0 else JH
+    quiet_change = 0.0  # the rest of its score: our threats' change, the jack's cost
+    quiet_slack = 0.0
+    remove_mine = 0.0  # ... after any removal that opens no four of ours
+    for q in range(4):  # 0: plays that may declare, in full; 1: removals; 2, 3: wilds, ours of 3+ first
+        if q == 1 and third_ok and holds_remover:
+            remove_mine = _mine_after(s, iw, side, -1, remove_spent, need, wild, remover, total)
+        if q == 3 and holds_wild:
+            quiet_mine = _mine_after(s, iw, side, -1, wild_spent, need, wild, remover, total)
+            quiet_change = p[P_THREAT] * (quiet_mine - mine_before) - p[P_TWO_EYED]
+            quiet_slack = abs(p[P_TWO_EYED]) + abs(p[P_THREAT] * (quiet_mine - mine_before))
+        for i in range(n):
+            a = iw[I_PLAYS + i]
+            if a < WILD:
+                continue
+            if a < REMOVE:
+                cell = a - WILD
+                if q < 2:
+                    if q == 0 and iw[I_THREATS + side * NUM_CELLS + cell] > 0:  # it completes a four
+                        fw[F_SCORES + i] = _play_score(
+                            s,
+                            iw,
+                            fw,
+                            p,
+                            a,
+                            _aware_gain(s, iw, fw, side, cell, four, p),
+                            side,
+                            need,
+                            wild,
+                            remover,
+                            total,
+                            mine_before,
+                        )
+                        best = max(best, fw[F_SCORES + i])
+                    continue
+                if iw[I_THREATS + side * NUM_CELLS + cell] > 0:
+                    continue
+                ours = iw[I_HOT + side * NUM_CELLS + cell] > 0
+                if ours != (q == 2):
+                    continue
+                if not ours:
+                    bound = THROUGH_N[cell] * quiet_window + abs(p[P_CENTRE] * CENTRE[cell])
+                    hot = iw[I_HOT + next_side * NUM_CELLS + cell]
+                    if hot > 0:
+                        bound += hot * next_hot + next_risk
+                    if sides == 3:
+                        hot = iw[I_HOT + last_side * NUM_CELLS + cell]
+                        if hot > 0:
+                            bound += hot * last_hot + last_risk
+                    slack = 1e-9 * (1.0 + bound + quiet_slack)
+                    if _below_best(bound + quiet_change, best, slack):
+                        fw[F_SCORES + i] = -np.inf
+                        continue
+                    gain = _aware_gain(s, iw, fw, side, cell, four, p)
+                    score = _play_score(s, iw, fw, p, a, gain, side, need, wild, remover, total, mine_before)
+                    fw[F_SCORES + i] = score
+                    best = max(best, score)
+                    continue
+                risk = 0.0
+                for t in range(sides):
+                    if t != side and iw[I_HOT + t * NUM_CELLS + cell] > 0:
+                        risk += max(0.0, p[P_THREAT] * _opponent_weight(side, t, sides)) * fw[F_RISK + t]
+                mine = _mine_after(s, iw, side, cell, wild_spent, need, wild, remover, total)
+                bound = 0.0
+                for j in range(THROUGH_N[cell]):
+                    w = THROUGH[cell, j]
+                    for t in range(sides):
+                        m = iw[I_OPEN + t * NUM_WINDOWS + w]
+                        if m < 0:
+                            continue
+                        if t == side:
+                            hi = four if m + 1 == 4 else p[P_LINE + m + 1]
+                            lo = four if m == 4 else p[P_LINE + m]
+                            bound += abs(hi - lo)
+                        else:
+                            bound += abs(p[P_BLOCK + m] * _opponent_weight(side, t, sides))
+                bound = bound * reach + abs(p[P_CENTRE] * CENTRE[cell])
+                change = p[P_THREAT] * (mine - mine_before)
+                slack = 1e-9 * (1.0 + bound + abs(p[P_TWO_EYED]) + abs(change) + risk)
+                if _below_best(bound - p[P_TWO_EYED] + change + risk, best, slack):
+                    fw[F_SCORES + i] = -np.inf
+                    continue
+                gain = _aware_gain(s, iw, fw, side, cell, four, p)
+            else:
+                if q >= 2:
+                    continue
+                cell = a - REMOVE
+                quiet = third_ok and not _completes(s, side, cell)
+                if quiet != (q == 1):
+                    continue
+                gain = _open_gain(s, iw, side, a, four, p)
+                if quiet:
+                    owner = s[k.O_OWNER + cell]
+                    risk = 0.0
+                    if iw[I_HOT + owner * NUM_CELLS + cell] > 0:
+                        risk = (
+                            max(0.0, p[P_THREAT] * _opponent_weight(side, owner, sides)) * fw[F_RISK + owner]
+                        )
+                    change = p[P_THREAT] * (remove_mine - mine_before)
+                    slack = 1e-9 * (1.0 + abs(gain) + abs(p[P_ONE_EYED]) + abs(change) + risk)
+                    if _below_best(gain - p[P_ONE_EYED] + change + risk, best, slack):
+                        fw[F_SCORES + i] = -np.inf
+                        continue
+            score = _play_score(s, iw, fw, p, a, gain, side, need, wild, remover, total, mine_before)
+            fw[F_SCORES + i] = score
+            best = max(best, score)
+    return n
+
+
+@k.kernel
+def _score(
+    s: np.ndarray, iw: np.ndarray, fw: np.ndarray, inference: bool, p: np.ndarray, prune: bool = False
+) -> int:
     """As :func:`score_lite`, scoring as ``heuristic.score_plays`` does: card-counted window
     gains, jacks' spending costs, the win (R7.1), and the change in our threats' value and in
     each opponent's chance to complete a sequence before our next turn; ``inference`` as its
-    argument of that name; the numbers from the parameter array ``p`` (:data:`DEFAULT_PARAMS`)."""
+    argument of that name; the numbers from the parameter array ``p`` (:data:`DEFAULT_PARAMS`).
+
+    With ``prune`` (the choosing kernels), a play proven to score below the best by more than
+    :data:`TIE` is not scored but given ``-inf`` (:func:`_score_pruned`): the tie set, so the choice
+    and the random draw that breaks ties, stay those of the full scoring."""
     if s[k.I_END] != k.END_NONE:
         return 0
     n = _candidates(s, iw)
@@ -888,8 +1300,8 @@ def _score(s: np.ndarray, iw: np.ndarray, fw: np.ndarray, inference: bool, p: np
     for t in range(sides):  # heuristic.reach_table
         for c in range(NUM_CELLS):
             card = CARD_OF[c]
-            r = 1.0
-            if card >= 0:
+            r = 1.0  # a corner, a chip: no factor in a window's reach (_window_gain)
+            if card >= 0 and s[k.O_OWNER + c] < 0:
                 if t == side and iw[I_HAND + card] > 0:
                     r = p[P_REACH]
                 elif iw[I_UNSEEN + card] > 0:
@@ -909,8 +1321,7 @@ def _score(s: np.ndarray, iw: np.ndarray, fw: np.ndarray, inference: bool, p: np
         if iw[I_INFERRED + other] == 0:  # the inferred hands are counted apart (_completion_risk)
             iw[I_BEFORE_NEXT + other % sides] += s[k.O_HLEN + other]
     # the position's own terms, the same for every play
-    for t in range(sides):
-        _windows_of(s, iw, t)
+    _window_tables(s, iw, prune)
     iw[I_MARK : I_MARK + NUM_CELLS] = 0
     iw[I_STAMP] = 0
     mine_before = _threat_value(
@@ -938,66 +1349,19 @@ def _score(s: np.ndarray, iw: np.ndarray, fw: np.ndarray, inference: bool, p: np
                 wild,
                 total,
             )
+    if prune:
+        return _score_pruned(s, iw, fw, p, n, side, need, four, wild, remover, total, mine_before)
     batch = iw[I_HAND + JD] > 0 or iw[I_HAND + JC] > 0  # a two-eyed jack: every open cell is a candidate
     if batch:
         _aware_gains(s, iw, fw, side, four, p)
     for i in range(n):
         a = iw[I_PLAYS + i]
-        placed = a < REMOVE
-        if placed:
+        if a < REMOVE:
             cell = a if a < WILD else a - WILD
-            score = fw[F_GAIN + cell] if batch else _aware_gain(s, iw, fw, side, cell, four, p)
-            if a < WILD:
-                spent = CARD_OF[cell]
-            else:
-                spent = JD if iw[I_HAND + JD] > 0 else JC
-                score -= p[P_TWO_EYED]
+            gain = fw[F_GAIN + cell] if batch else _aware_gain(s, iw, fw, side, cell, four, p)
         else:
-            cell = a - REMOVE
-            score = _open_gain(s, iw, side, a, four, p)
-            spent = JS if iw[I_HAND + JS] > 0 else JH
-            score -= p[P_ONE_EYED]
-        owner = s[k.O_OWNER + cell]
-        s[k.O_OWNER + cell] = side if placed else -1
-        declared = _declares(s, iw, side, cell) if placed else 0
-        if s[k.O_NSEQ + side] + declared >= need:
-            s[k.O_OWNER + cell] = owner
-            fw[F_SCORES + i] = score + WIN  # R7.1
-            continue
-        iw[I_HAND + spent] -= 1  # the hand our threats are filled from next turn
-        for q in range(sides):  # our side first, then the others in order (as score_plays adds them)
-            t = side if q == 0 else q - 1 if q - 1 < side else q
-            if t == side and declared > 0:  # sequences ruled windows out (R3.3): count them all again
-                at, ln = I_AFTER, _recount(s, iw, t, declared)
-            else:
-                ln = _threats_after(s, iw, t, cell, placed, side)
-                at = I_AFTER
-                if ln < 0:
-                    if t != side:
-                        continue  # the same threats: no change in the risk (exactly 0)
-                    at, ln = I_LIST + t * NUM_CELLS, iw[I_LISTN + t]
-            if t == side:
-                mine = _threat_value(
-                    iw,
-                    at,
-                    ln,
-                    side,
-                    sides,
-                    _sequence_value(s[k.O_NSEQ + side] + declared, need),
-                    wild,
-                    remover,
-                    total,
-                )
-                score += p[P_THREAT] * (mine - mine_before)
-            else:
-                lost = (
-                    _completion_risk(s, iw, at, ln, t, _sequence_value(s[k.O_NSEQ + t], need), wild, total)
-                    - risk_before[t]
-                )
-                score -= p[P_THREAT] * _opponent_weight(side, t, sides) * lost
-        iw[I_HAND + spent] += 1
-        s[k.O_OWNER + cell] = owner
-        fw[F_SCORES + i] = score
+            gain = _open_gain(s, iw, side, a, four, p)
+        fw[F_SCORES + i] = _play_score(s, iw, fw, p, a, gain, side, need, wild, remover, total, mine_before)
     return n
 
 
@@ -1048,7 +1412,9 @@ def choose_policy_with(
     """The action of ``policy`` (:data:`LITE`, :data:`FULL`, :data:`INFERRING`) with the caller's
     scratch arrays (:func:`new_work`): no allocation, for kernels that run without Numba's
     runtime."""
-    return _chosen(s, rs, g, iw, fw, score_policy(s, iw, fw, policy))
+    if policy == LITE:
+        return _chosen(s, rs, g, iw, fw, score_lite(s, iw, fw))
+    return _chosen(s, rs, g, iw, fw, _score(s, iw, fw, policy == INFERRING, DEFAULT_PARAMS, True))
 
 
 @k.kernel
@@ -1058,7 +1424,38 @@ def choose_params_with(
     """:func:`choose_with` (``inference``: :func:`choose_inferring`) playing with the numbers of
     ``p``: ``HeuristicBot(weights=..., jack_costs=..., threat_weight=..., reach=...)`` compiled,
     for tuning them (``fast.tuning``). With :data:`DEFAULT_PARAMS` it is :func:`choose_with`."""
-    return _chosen(s, rs, g, iw, fw, _score(s, iw, fw, inference, p))
+    return _chosen(s, rs, g, iw, fw, _score(s, iw, fw, inference, p, True))
+
+
+@k.kernel
+def choose_unpruned_with(
+    s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarray, p: np.ndarray, inference: bool
+) -> int:
+    """:func:`choose_params_with` as it chose before its branch and bound: every play scored in
+    full (:func:`score_params`) and the window tables counted afresh. The same action and the
+    same draws from ``rs`` (``tests/fast/test_heuristic_kernel.py``), at about half the speed:
+    the reference the pruned choice is tested and measured against."""
+    return _chosen(s, rs, g, iw, fw, _score(s, iw, fw, inference, p, False))
+
+
+@k.kernel
+def playout_unpruned_with(
+    s: np.ndarray,
+    rs: np.ndarray,
+    g: int,
+    max_turns: int,
+    iw: np.ndarray,
+    fw: np.ndarray,
+    p: np.ndarray,
+    inference: bool,
+) -> int:
+    """:func:`playout_policy_with`, every seat playing :func:`choose_unpruned_with` (for
+    ``benchmarks/fast_heuristic.py speed``)."""
+    while s[k.I_END] == k.END_NONE and s[k.I_TURN] < max_turns:
+        k.apply(s, rs, g, choose_unpruned_with(s, rs, g, iw, fw, p, inference))
+    if s[k.I_END] == k.END_NONE:
+        return -2
+    return int(s[k.I_WINNER])
 
 
 @k.kernel

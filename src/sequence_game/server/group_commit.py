@@ -4,9 +4,15 @@ their rooms, committed in one statement, without blocking the loop.
 Why: a synchronous commit stopped the event loop for a whole round trip to the database, once per
 move, and each round trip cost a switch to PostgreSQL's process and back. Here a commit is a
 future: the first one of a loop turn schedules a flush, every commit queued before it runs joins
-it, and the flush sends them as ONE statement (each event's insert, room update and seat rows as
-data-modifying ``WITH`` parts, then every ``NOTIFY``) through libpq in non-blocking mode, the
-loop serving other rooms while PostgreSQL works. Commits queued meanwhile form the next group.
+it, and the flush sends them as ONE statement through libpq in non-blocking mode, the loop serving
+other rooms while PostgreSQL works: every event is a row of one JSON array (inserted, its room's
+version set, its ``NOTIFY`` sent), and an event that also changes more of its room row or seats
+adds its own data-modifying ``WITH`` parts. Commits queued meanwhile form the next group.
+
+The statement's text depends only on those few events with parts of their own, so a group of
+moves, whatever its size, runs one prepared statement that PostgreSQL soon plans once for all
+(with a part per event, each size and mix of a group was a statement of its own: hundreds,
+prepared and planned again and again).
 
 Durability is unchanged: a commit's future completes only once PostgreSQL committed it, and the
 caller (:meth:`RoomManager.commit`) folds and sends the event only then. One statement is one
@@ -23,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .json_text import encode_bytes as encode_rows
+
 log = logging.getLogger(__name__)
 
 MAX_GROUP = 64
@@ -33,22 +41,31 @@ MAX_PREPARED = 256
 
 @dataclass
 class Pending:
-    """One event to commit: its statement's shape, its parameters in order, and who waits for it."""
+    """One event to commit: its row of the group's JSON array, the shape and builder of its own
+    ``WITH`` parts (``None``: it has none), their parameters by name, and who waits for it."""
 
-    shape: tuple[Any, ...]
-    parts: Callable[[Callable[[str], str]], tuple[list[str], str | None]]
-    """Builds the event's ``WITH`` parts and its ``NOTIFY`` argument, given a namer of parameters."""
+    row: dict[str, Any]
+    shape: tuple[Any, ...] | None
+    parts: Callable[[Callable[[str], str]], list[str]] | None
+    """Builds the event's own ``WITH`` parts, given a namer of parameters."""
     params: dict[str, bytes | None]
     done: asyncio.Future[None]
 
 
 class GroupCommitter:
-    """One PostgreSQL connection, driven by the event loop, that commits the queued events in groups."""
+    """One PostgreSQL connection, driven by the event loop, that commits the queued events in groups.
 
-    def __init__(self, conninfo: str, error: Callable[[BaseException], BaseException]) -> None:
+    ``batch``: the ``WITH`` parts that take the group's rows from the JSON array ``$1``; ``main``:
+    the statement's main query (the ``NOTIFY``s)."""
+
+    def __init__(
+        self, conninfo: str, error: Callable[[BaseException], BaseException], batch: str, main: str
+    ) -> None:
         self.conninfo = conninfo
         self._error = error
         """Turns a driver error into what the store raises (``IntegrityError`` for a taken number)."""
+        self._batch = batch
+        self._main = main
         self._conn: Any = None
         self._pending: list[Pending] = []
         self._task: asyncio.Task[None] | None = None
@@ -103,9 +120,11 @@ class GroupCommitter:
     async def _execute(self, group: list[Pending]) -> None:
         conn = await self._connect()
         try:
-            key = tuple(p.shape for p in group)
-            sql, order = self._statement(key, group)
-            values = [group[int(i)].params[name] for i, _, name in (n.partition(":") for n in order)]
+            own = [p for p in group if p.shape is not None]
+            key = tuple(p.shape for p in own)
+            sql, order = self._statement(key, own)
+            values: list[bytes | None] = [encode_rows([p.row for p in group])]
+            values += [own[int(i)].params[name] for i, _, name in (n.partition(":") for n in order)]
             name = self._prepared.get(key)
             if name is None and len(self._prepared) < MAX_PREPARED:
                 name = f"sequence_group_{len(self._prepared)}".encode()
@@ -122,16 +141,16 @@ class GroupCommitter:
                 self.close()
             raise
 
-    def _statement(self, key: tuple[Any, ...], group: list[Pending]) -> tuple[str, list[str]]:
-        """The SQL text of a group of this shape, and its parameters' names (``"i:name"``, i the
-        event's place in the group) in ``$n`` order."""
+    def _statement(self, key: tuple[Any, ...], own: list[Pending]) -> tuple[str, list[str]]:
+        """The SQL text of a group whose events with parts of their own are ``own`` (of shapes
+        ``key``), and those parts' parameters' names (``"i:name"``, i the event's place in
+        ``own``) in ``$n`` order from ``$2`` (``$1`` is the group's rows)."""
         found = self._sql.get(key)
         if found is None:
             order: list[str] = []
-            placed: dict[str, int] = {}  # each name's place in ``order`` (a group has hundreds)
-            parts: list[str] = []
-            notifies: list[str] = []
-            for i, p in enumerate(group):
+            placed: dict[str, int] = {}  # each name's place in ``order``
+            parts: list[str] = [self._batch]
+            for i, p in enumerate(own):
 
                 def arg(name: str, i: int = i) -> str:
                     full = f"{i}:{name}"
@@ -139,14 +158,11 @@ class GroupCommitter:
                     if at is None:
                         at = placed[full] = len(order)
                         order.append(full)
-                    return f"${at + 1}"
+                    return f"${at + 2}"
 
-                mine, notify = p.parts(arg)
-                parts.extend(part.replace(" AS (", f"_{i} AS (", 1) for part in mine)
-                if notify is not None:
-                    notifies.append(notify)
-            main = "SELECT " + ", ".join(notifies) if notifies else "SELECT 1"
-            found = ("WITH " + ", ".join(parts) + " " + main, order)
+                assert p.parts is not None
+                parts.extend(part.replace(" AS (", f"_{i} AS (", 1) for part in p.parts(arg))
+            found = ("WITH " + ", ".join(parts) + " " + self._main, order)
             if len(self._sql) < 4 * MAX_PREPARED:
                 self._sql[key] = found
         return found

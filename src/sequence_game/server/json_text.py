@@ -43,3 +43,13 @@ def parse(text: str | bytes) -> Any:
         except ValueError:
             pass
     return json.loads(text)
+
+
+def encode_bytes(value: Any) -> bytes:
+    """:func:`encode` as UTF-8 bytes (what libpq takes as a parameter's text)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+        except TypeError:  # a lone surrogate or an unusual type: the standard library's text
+            pass
+    return json.dumps(value, separators=(",", ":")).encode()

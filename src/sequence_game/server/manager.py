@@ -178,10 +178,17 @@ class RoomManager:
             "clock_flag": body.clock_flag,
         }
         async with self._load_lock:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            while code in self.rooms or self.store.room_exists(code):
+            for _ in range(100):  # a code in use is refused by the store's unique index: draw again
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            self.store.create_room(code, config, body.seat)
+                if code in self.rooms:
+                    continue
+                try:
+                    self.store.create_room(code, config, body.seat)
+                except IntegrityError:
+                    continue
+                break
+            else:  # pragma: no cover - 32**6 codes
+                raise RuntimeError("no free room code found")
             room = Room(code, config, body.seat, [Seat(i) for i in range(cfg.players)])
             self.rooms[code] = room
             self.alive.add(room)

@@ -136,8 +136,8 @@ class Room:
             "deadline": self.deadline,
             "clocks": clocks.public(self, time.time()),
             "bot_seconds": round(self.bot_seconds, 3),
-            "bots": list(_offered_bots()),
-            "levels": {name: level for level, name in LEVELS.items()},
+            "bots": _bots_public(),
+            "levels": _LEVELS_PUBLIC,
             "result": clocks.result(self)
             if outcome is None
             else {
@@ -155,6 +155,16 @@ def _offered_bots() -> tuple[str, ...]:
     """The bots this installation offers, looked up once: every room's public form (sent with
     every move) lists them, and each look-up searched the import path for the optional extras."""
     return available_bots()
+
+
+@functools.cache
+def _bots_public() -> list[str]:
+    """:func:`_offered_bots` as the list every public form shares (read only: it is only encoded)."""
+    return list(_offered_bots())
+
+
+_LEVELS_PUBLIC = {name: level for level, name in LEVELS.items()}
+"""The levels people are offered, by bot name (shared by every public form, read only)."""
 
 
 def public_view(state: GameState) -> dict[str, Any]:

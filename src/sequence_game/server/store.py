@@ -264,16 +264,25 @@ def _pg_parts(shape: tuple[Any, ...]) -> Callable[[Callable[[str], str]], tuple[
     """The ``WITH`` parts of one commit of ``shape`` (the event, the room row, the seats) and its
     ``pg_notify`` call, given ``arg``, which names each parameter's placeholder."""
     _, names, n_seats, notify = shape
+    own = _pg_own_parts(names, n_seats)
 
     def parts(arg: Callable[[str], str]) -> tuple[list[str], str | None]:
+        event = (
+            "ev AS (INSERT INTO events (room_id, n, kind, seat, data, at) VALUES "
+            f"({arg('room_id')}, {arg('n')}, {arg('kind')}, {arg('seat')}, {arg('data')}, {arg('at')}))"
+        )
+        return [event, *own(arg)], (f"pg_notify('{NOTIFY_CHANNEL}', {arg('payload')})" if notify else None)
+
+    return parts
+
+
+def _pg_own_parts(names: tuple[str, ...], n_seats: int) -> Callable[[Callable[[str], str]], list[str]]:
+    """The ``WITH`` parts that update one commit's room row with ``names`` set and upsert its
+    ``n_seats`` seat rows, given ``arg``, which names each parameter's placeholder."""
+
+    def parts(arg: Callable[[str], str]) -> list[str]:
         sets = "".join(f", {name} = {arg(name)}" for name in names)
-        out = [
-            (
-                "ev AS (INSERT INTO events (room_id, n, kind, seat, data, at) VALUES "
-                f"({arg('room_id')}, {arg('n')}, {arg('kind')}, {arg('seat')}, {arg('data')}, {arg('at')}))"
-            ),
-            f"rm AS (UPDATE rooms SET version = {arg('n')}{sets} WHERE id = {arg('room_id')})",
-        ]
+        out = [f"rm AS (UPDATE rooms SET version = {arg('n')}{sets} WHERE id = {arg('room_id')})"]
         out.extend(
             f"s{i} AS (INSERT INTO seats (room_id, seat, kind, name, token_hash, bot_level)"
             f" VALUES ({arg('room_id')}, {arg(f'seat{i}')}, {arg(f'kind{i}')}, {arg(f'name{i}')},"
@@ -282,9 +291,28 @@ def _pg_parts(shape: tuple[Any, ...]) -> Callable[[Callable[[str], str]], tuple[
             " token_hash = EXCLUDED.token_hash, bot_level = EXCLUDED.bot_level, muted = NULL)"
             for i in range(n_seats)
         )
-        return out, (f"pg_notify('{NOTIFY_CHANNEL}', {arg('payload')})" if notify else None)
+        return out
 
     return parts
+
+
+GROUP_BATCH = (
+    "batch AS (SELECT * FROM json_to_recordset($1::json) AS b(room int, n int, kind text, seat int,"
+    " data text, at float8, payload text, own bool)), "
+    "ev AS (INSERT INTO events (room_id, n, kind, seat, data, at)"
+    " SELECT room, n, kind, seat, data::json, at FROM batch), "
+    "rv AS (UPDATE rooms SET version = last.n"
+    " FROM (SELECT room, max(n) AS n FROM batch WHERE NOT own GROUP BY room) AS last"
+    " WHERE rooms.id = last.room)"
+)
+"""The ``WITH`` parts every group commit starts with (:mod:`.group_commit`): each event of the
+group is one row of the JSON array ``$1``, inserted into ``events`` and, unless it sets more of
+its room row (``own``: its own parts follow), the room's version set. The statement's text does
+not depend on how many events a group has, so the usual group (moves only) is ONE prepared
+statement, planned generically once PostgreSQL has run it a few times; with one ``WITH`` part per
+event, groups of every size and mix were as many statements, most of them planned at every run."""
+GROUP_NOTIFY = f"SELECT pg_notify('{NOTIFY_CHANNEL}', payload) FROM batch WHERE payload IS NOT NULL"
+"""The group commit's main query: the group's ``NOTIFY``s, sent when it commits."""
 
 
 def _pg_params(
@@ -389,11 +417,14 @@ class RoomRow:
     """The seats each seat's player muted (private: kept beside the seat, never an event)."""
 
 
-def notice(code: str, event: EventRow) -> str:
+def notice(code: str, event: EventRow, data: str | None = None) -> str:
     """The NOTIFY payload of an event: ``CODE:N`` and, when it fits PostgreSQL's 8,000 bytes, the
-    event itself as JSON after a space, so a listener need not read it back from the table."""
+    event itself as JSON after a space, so a listener need not read it back from the table.
+    ``data``: the event's data as JSON text when the caller has it already (not encoded again)."""
     head = f"{code}:{event.n}"
-    body = encode({"kind": event.kind, "seat": event.seat, "data": event.data})
+    if data is None:
+        data = encode(event.data)
+    body = f'{{"kind":{encode(event.kind)},"seat":{encode(event.seat)},"data":{data}}}'
     return f"{head} {body}" if len(head) + len(body.encode()) < 7900 else head
 
 
@@ -486,9 +517,12 @@ class Store:
     # ------------------------------------------------------------------ writing
 
     def create_room(self, code: str, config: dict[str, Any], host_seat: int) -> None:
+        """A new room row; ``IntegrityError`` when a room with ``code`` exists (codes are unique).
+        Its id is kept for the commits that follow (no look-up at the first one)."""
         with self.engine.begin() as conn:
-            conn.execute(
-                rooms.insert().values(
+            room_id = conn.execute(
+                rooms.insert()
+                .values(
                     code=code,
                     created_at=time.time(),
                     config=config,
@@ -496,7 +530,9 @@ class Store:
                     host_seat=host_seat,
                     version=0,
                 )
-            )
+                .returning(rooms.c.id)
+            ).scalar_one()
+        self._ids[code] = room_id
 
     def _room_id(self, conn: sa.Connection, code: str) -> int:
         room_id = self._ids.get(code)
@@ -567,17 +603,31 @@ class Store:
             self.commit(code, event, room=room, seat_rows=seat_rows)
             return None
         if self._group is None:
-            self._group = GroupCommitter(conninfo(self.url), _store_error)
+            self._group = GroupCommitter(conninfo(self.url), _store_error, GROUP_BATCH, GROUP_NOTIFY)
         room_id = self._ids.get(code)
         if room_id is None:
             with self.engine.connect() as conn:
                 room_id = self._room_id(conn, code)
         fields, rows = room or {}, seat_rows or []
-        payload = notice(code, event) if self.notify else None
-        shape = _pg_shape(fields, rows, payload)
-        params = _pg_params(room_id, event, fields, rows, payload)
+        data = _json_text(event.data)
+        payload = notice(code, event, data) if self.notify else None
+        own = bool(fields or rows)
+        batch = {
+            "room": room_id,
+            "n": event.n,
+            "kind": event.kind,
+            "seat": event.seat,
+            "data": data,
+            "at": time.time(),
+            "payload": payload,
+            "own": own,
+        }
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        return self._group.submit(Pending(shape, _pg_parts(shape), params, done))
+        if not own:  # the usual commit (a move, a chat line): its row of the batch says it all
+            return self._group.submit(Pending(batch, None, None, {}, done))
+        shape = (tuple(sorted(fields)), len(rows))
+        params = _pg_params(room_id, event, fields, rows, None)
+        return self._group.submit(Pending(batch, shape, _pg_own_parts(*shape), params, done))
 
     @property
     def groups(self) -> tuple[int, int]:
@@ -624,6 +674,7 @@ class Store:
             row = conn.execute(sa.select(rooms).where(rooms.c.code == code)).mappings().first()
             if row is None:
                 return None
+            self._ids[code] = row["id"]  # the commits to come need not look it up
             out = RoomRow(
                 code=row["code"],
                 config=row["config"],
@@ -653,10 +704,6 @@ class Store:
             room_id = self._room_id(conn, code)
             query = sa.select(events).where(events.c.room_id == room_id, events.c.n > n).order_by(events.c.n)
             return [EventRow(e.n, e.kind, e.seat, e.data) for e in conn.execute(query)]
-
-    def room_exists(self, code: str) -> bool:
-        with self.engine.connect() as conn:
-            return conn.execute(sa.select(rooms.c.id).where(rooms.c.code == code)).first() is not None
 
 
 def _delete(conn: sa.Connection, ids: Any) -> None:
