@@ -140,6 +140,20 @@ def test_jack_weights_deal_more_jacks_into_the_cards_held_longest() -> None:
     assert counts[1] > counts[0] * 1.3
 
 
+def test_weights_set_after_construction_deal_as_weights_given_at_it() -> None:
+    """A calibration (scripts/hand_model.py) sets per-card weights on a built dealer: they must
+    weight its deals exactly as the same weights given when it is built."""
+    state = heuristic_games(2, 1)[30]
+    view = state.view(state.current_seat)
+    groups = HandReader(turns=8, margin=0).read(view)
+    built = Determinizer(view, random.Random(5), inference=True, reading=groups, jack_weights=(4.0, 3.0))
+    later = Determinizer(view, random.Random(5), inference=True, reading=groups)
+    assert later.weights is None
+    later.weights = dict.fromkeys(TWO_EYED, 4.0) | dict.fromkeys(ONE_EYED, 3.0)
+    for _ in range(20):
+        assert built.sample()._hands == later.sample()._hands
+
+
 @pytest.mark.parametrize("part", ["jacks", "cards"])
 def test_partly_true_hands_keep_what_they_reveal_and_deal_the_rest(part: str) -> None:
     """The calibration behind ``pimc(oracle=True, shuffle_draws=True, hands=...)``: the revealed

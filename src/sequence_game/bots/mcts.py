@@ -326,14 +326,9 @@ class Determinizer:
         jack_weights: tuple[float, float] = (1.0, 1.0),
     ) -> None:
         self.view = view
-        self.weights: dict[int, float] | None = None
-        """Per jack, how much likelier than another card it is among the cards a seat has held since
-        a play (players keep their jacks: see :mod:`.reading`); ``None`` deals them uniformly."""
-        self.powers: dict[int, float] | None = None
-        """``1 / weight`` per weighted card: the exponent of its sampling key."""
+        self.weights = None
         if jack_weights != (1.0, 1.0):
             self.weights = dict.fromkeys(TWO_EYED, jack_weights[0]) | dict.fromkeys(ONE_EYED, jack_weights[1])
-            self.powers = {card: 1.0 / w for card, w in self.weights.items()}
         if reading is not None:
             self.held_before = [(g.seat, g.held, g.absent) for g in reading]
         else:
@@ -355,6 +350,20 @@ class Determinizer:
         if len(self.candidates) < view.deck_size:
             self.candidates = []
         self.rng = rng
+
+    @property
+    def weights(self) -> dict[int, float] | None:
+        """Per card, how much likelier than another card it is among the cards a seat has held since
+        a play (the jacks: players keep them, see :mod:`.reading`); ``None`` deals them uniformly.
+        Setting it (a calibration may weight any card) sets the keys' exponents with it."""
+        return self._weights
+
+    @weights.setter
+    def weights(self, weights: dict[int, float] | None) -> None:
+        self._weights = weights
+        self.powers = None if weights is None else {card: 1.0 / w for card, w in weights.items()}
+        """``1 / weight`` per weighted card: the exponent of its sampling key (only these pay for
+        a power; ``u ** 1.0`` is ``u``)."""
 
     def sample(self) -> GameState:
         view, rng = self.view, self.rng
