@@ -20,10 +20,15 @@ import sys
 from collections import defaultdict
 
 
-def load(path: str, variant: str, budget: float | None = None) -> dict[int, tuple[int, float]]:
+def load(
+    path: str, variant: str, budget: float | None = None, opponent: str | None = None
+) -> dict[int, tuple[int, float]]:
     """Per schedule index: the deal, and the variant's score in that game (1 a win, 0.5 a draw);
-    with ``budget``, only its games at that many simulations (or seconds) a move."""
+    with ``budget``, only its games at that many simulations (or seconds) a move; with
+    ``opponent``, only its games against that bot. Games against two opponents are refused
+    without ``opponent``: they share the schedule's indices, so they would overwrite each other."""
     out: dict[int, tuple[int, float]] = {}
+    seen: set[str] = set()
     with open(path, encoding="utf-8") as lines:
         for line in lines:
             game = json.loads(line)
@@ -31,9 +36,16 @@ def load(path: str, variant: str, budget: float | None = None) -> dict[int, tupl
                 continue
             if budget is not None and budget not in (game.get("simulations"), game.get("seconds")):
                 continue
+            if opponent is not None and game["opponent"] != opponent:
+                continue
+            seen.add(game["opponent"])
             winner = game["winner"]
             score = 1.0 if winner == variant else 0.5 if winner is None else 0.0
             out[game["index"]] = (game["deal_seed"], score)
+    if len(seen) > 1:
+        raise SystemExit(
+            f"{path}: {variant} played {' and '.join(sorted(seen))} at this budget: choose one with --opponent"
+        )
     return out
 
 
@@ -52,10 +64,11 @@ def main() -> int:
         metavar=("A", "B"),
         help="compare only games at these simulations (or seconds) a move: one variant at two budgets",
     )
+    p.add_argument("--opponent", help="compare only games against this bot (the runs' --opponent)")
     args = p.parse_args()
     budget_a, budget_b = args.budgets if args.budgets else (None, None)
-    a = load(args.file, args.a, budget_a)
-    b = load(args.b_file or args.file, args.b, budget_b)
+    a = load(args.file, args.a, budget_a, args.opponent)
+    b = load(args.b_file or args.file, args.b, budget_b, args.opponent)
     both = sorted(set(a) & set(b))
     if not both:
         print("no game of the schedule was finished by both variants", file=sys.stderr)

@@ -10,6 +10,8 @@ import pytest
 
 pytest.importorskip("numba")
 
+import numpy as np
+
 import sequence_game.fast
 from sequence_game import GameConfig, GameState, new_game
 from sequence_game.actions import WILD
@@ -18,7 +20,7 @@ from sequence_game.bots import Limit, PimcBot, make_bot
 from sequence_game.bots.base import reveal_truth
 from sequence_game.bots.pimc import _batch_size
 from sequence_game.cards import parse_card
-from sequence_game.fast.pimc import HEURISTIC, INFERRING, LITE, RANDOM, candidate_values, world_rows
+from sequence_game.fast.pimc import GREEDY, HEURISTIC, INFERRING, LITE, RANDOM, candidate_values, world_rows
 from sequence_game.testing import position
 
 from .helpers import random_position
@@ -82,6 +84,26 @@ def test_candidate_values_refuses_bad_arguments() -> None:
         candidate_values(rows, [1], [play], 0, horizon=0)
     with pytest.raises(ValueError, match="threads"):
         candidate_values(rows, [1], [play], 0, threads=0)
+    with pytest.raises(ValueError, match="rollout policy"):
+        candidate_values(rows, [1], [play], 0, others=9)
+    with pytest.raises(ValueError, match="every seat or none"):
+        candidate_values(rows, [1], [play], 0, policy=RANDOM, others=HEURISTIC)
+
+
+def test_the_opponents_model_plays_the_other_seats_only() -> None:
+    """``others`` set to the rollout policy is the plain call; greedy opponents (the ``greedy``
+    bot compiled) roll out other games from the same worlds and streams."""
+    state = new_game(GameConfig(players=2), seed=8)
+    plays = [a for a in state.legal_actions() if a < 100][:3]
+    rows = world_rows([state] * 6)
+    seeds = list(range(20, 26))
+    side = state.current_seat % 2
+    plain = candidate_values(rows, seeds, plays, side, INFERRING, length_penalty=0.002)
+    same = candidate_values(rows, seeds, plays, side, INFERRING, length_penalty=0.002, others=INFERRING)
+    assert same.tolist() == plain.tolist()
+    greedy = candidate_values(rows, seeds, plays, side, INFERRING, length_penalty=0.002, others=GREEDY)
+    assert greedy.tolist() != plain.tolist()
+    assert np.all(np.abs(greedy) <= 1.0)
 
 
 def test_threads_split_the_worlds_without_changing_a_value() -> None:
@@ -159,6 +181,16 @@ def test_the_heuristic_play_stands_unless_another_is_clearly_better() -> None:
     assert PimcBot._choose([[-1.0], [1.0]], 0.0) == 1  # ... but decides in oracle mode
 
 
+def test_jack_candidates_join_the_heuristics_best_plays() -> None:
+    # R5.2 placements (0-99), two-eyed jack plays (100-199), one-eyed removals (200-299), best first
+    order = [12, 45, 150, 7, 63, 111, 230, 250, 99]
+    assert PimcBot(seed=0, width=3).candidates(order) == [12, 45, 150]
+    # the best of each jack kind not already a candidate: 111 (150 is in), then 230
+    assert PimcBot(seed=0, width=3, jacks=1).candidates(order) == [12, 45, 150, 111, 230]
+    assert PimcBot(seed=0, width=2, jacks=2).candidates(order) == [12, 45, 150, 111, 230, 250]
+    assert PimcBot(seed=0, width=2, jacks=1).candidates([12, 45, 7]) == [12, 45]  # no jacks held
+
+
 def test_pruning_drops_a_clearly_worse_play_but_never_the_heuristics() -> None:
     first = [1.0, -1.0] * 6  # the heuristic's play: even
     best = [1.0] * 12  # better than it in every world where it lost
@@ -200,6 +232,9 @@ def test_pruning_spends_the_budget_on_the_plays_still_in_contention() -> None:
         ("pimc(policy=5)", "policy"),
         ("pimc(horizon=0)", "horizon"),
         ("pimc(prune=-1)", "prune"),
+        ("pimc(jacks=-1)", "jacks"),
+        ("pimc(opponents=5)", "opponents"),
+        ("pimc(policy=0, opponents=3)", "every seat or none"),
     ],
 )
 def test_bad_options_are_refused(text: str, match: str) -> None:

@@ -23,6 +23,7 @@ from sequence_game.board import CELLS_OF_CARD, PLAYABLE, WINDOW_CELLS, cells_of
 from sequence_game.bots import evaluation, heuristic
 from sequence_game.bots.base import forced_action
 from sequence_game.bots.evaluation import Board, Weights, action_gain
+from sequence_game.bots.greedy import GreedyBot
 from sequence_game.bots.heuristic import HEURISTIC, HeuristicBot, opponent_weights, score_plays
 from sequence_game.cards import parse_card
 from sequence_game.fast import heuristic as fh
@@ -174,6 +175,40 @@ def test_choose_lite_scores_the_open_window_gain(config: GameConfig) -> None:
             assert compiled == python  # a forced action (R5.1) or a stuck discard (R5.5)
         else:
             assert same_scores(lite_reference(state), compiled), state.turn
+
+
+@pytest.mark.parametrize("config", TABLES[:3], ids=lambda c: f"{c.players}p")
+def test_choose_greedy_scores_every_play_as_the_greedy_bot(config: GameConfig) -> None:
+    bot = GreedyBot(seed=0)
+    for state in heuristic_positions(config, 1, seed=70 + config.players):
+        view = state.view(state.current_seat)
+        game = FastGame.from_state(state, seed=1)
+        iw, fw = fh.new_work()
+        n = int(fh.score_policy(game.row, iw, fw, fh.GREEDY))
+        plays = [a for a in view.legal_actions if a < DEAD]
+        if forced_action(view) is not None or not plays:  # R5.1 dead card, R5.5 stuck hand
+            assert -1 - n == bot.select_action(view), state.turn
+            continue
+        compiled = {int(iw[fh.I_PLAYS + i]): float(fw[fh.F_SCORES + i]) for i in range(n)}
+        python = dict(zip(plays, bot.score_plays(view, Board.of_view(view), plays), strict=True))
+        assert same_scores(python, compiled), state.turn
+
+
+def test_greedy_seats_in_a_heuristic_playout_change_the_game_but_not_the_rules() -> None:
+    # every seat the heuristic: the mixed playout is the plain one; greedy opponents make it another
+    ensure_compiled("pimc", notice=None)
+    state = new_game(GameConfig(players=2), seed=12)
+    ends = []
+    for others in (fh.FULL, fh.FULL, fh.GREEDY):
+        game = FastGame.from_state(state, seed=1)
+        rs = np.array([k.seed_state(5)], dtype=np.uint64)
+        iw, fw = fh.new_work()
+        winner = fh.playout_sides_with(game.row, rs, 0, 2000, iw, fw, fh.FULL, 0, others)
+        ends.append((winner, int(game.row[k.I_TURN])))
+    plain = FastGame.from_state(state, seed=1)
+    rs = np.array([k.seed_state(5)], dtype=np.uint64)
+    assert (fh.heuristic_playout(plain.row, rs, 0, 2000), int(plain.row[k.I_TURN])) == ends[0] == ends[1]
+    assert ends[2][0] in (-1, 0, 1)
 
 
 @settings(max_examples=25, deadline=None)

@@ -42,7 +42,7 @@ import time
 from types import ModuleType
 from typing import Final
 
-from ..actions import DEAD
+from ..actions import DEAD, REMOVE, WILD
 from ..cards import ONE_EYED, TWO_EYED
 from ..state import GameState
 from ..views import PlayerView
@@ -83,7 +83,9 @@ class PimcBot(Oracle):
         self,
         seed: int | None = None,
         width: int = 4,
+        jacks: int = 0,
         policy: int = 3,
+        opponents: int = -1,
         confidence: float = 1.0,
         prune: float = 0.0,
         horizon: int = 200,
@@ -100,6 +102,7 @@ class PimcBot(Oracle):
     ) -> None:
         for what, value, least in (
             ("width", width, 1),
+            ("jacks", jacks, 0),
             ("horizon", horizon, 1),
             ("confidence", confidence, 0),
             ("prune", prune, 0),
@@ -109,11 +112,14 @@ class PimcBot(Oracle):
         ):
             if not value >= least:  # also refuses NaN
                 raise ValueError(f"pimc: {what} must be at least {least}, not {value!r}")
-        if policy not in (0, 1, 2, 3):
-            raise ValueError(
-                "pimc: policy is 0 (random rollouts), 1 (the heuristic), 2 (its lite form) or 3 (the "
-                f"heuristic with inference), not {policy!r}"
-            )
+        for what, value in (("policy", policy), ("opponents", policy if opponents == -1 else opponents)):
+            if value not in (0, 1, 2, 3, 4):
+                raise ValueError(
+                    f"pimc: {what} is 0 (random rollouts), 1 (the heuristic), 2 (its lite form), 3 (the "
+                    f"heuristic with inference) or 4 (greedy), not {value!r}"
+                )
+        if opponents != -1 and (policy == 0) != (opponents == 0):
+            raise ValueError("pimc: random rollouts (0) are for every seat or none: policy and opponents")
         if len(jack_weights) != 2 or not all(w > 0 for w in jack_weights):
             raise ValueError(f"pimc: jack_weights is two positive numbers, not {jack_weights!r}")
         if shuffle_draws and not oracle:
@@ -129,9 +135,16 @@ class PimcBot(Oracle):
         self.rng = random.Random(seed)
         self.width = width
         """How many of the heuristic's best plays are candidates."""
+        self.jacks = jacks
+        """How many of the best two-eyed and of the best one-eyed jack plays join the candidates
+        beyond ``width``: the heuristic's jack costs rank them last, so a plain ``width`` rarely
+        lets the rollouts judge whether a jack is worth spending now."""
         self.policy = policy
         """Rollout policy: 1 the compiled heuristic on every seat, 2 its lite form, 3 the heuristic
-        with inference (the ``heuristic`` bot's default), 0 random play."""
+        with inference (the ``heuristic`` bot's default), 4 the ``greedy`` bot, 0 random play."""
+        self.opponents = policy if opponents == -1 else opponents
+        """The rollout policy of the other sides' seats: the search's model of its opponents
+        (-1 given: ``policy``, everyone plays alike)."""
         self.confidence = confidence
         """Standard errors of the paired difference by which another candidate must beat the
         heuristic's play to be chosen; 0 takes the best mean."""
@@ -183,7 +196,7 @@ class PimcBot(Oracle):
         order = sorted(acts, key=lambda a: -(scores[a] - _spent(a, costs)))
         if scores[order[0]] - _spent(order[0], costs) >= WIN / 2:  # it wins now (R7.1)
             return order[0]
-        cands = order[: self.width]
+        cands = self.candidates(order)
         if len(cands) == 1:
             return cands[0]
         truth = self.true_world(view) if self.oracle else None
@@ -198,6 +211,15 @@ class PimcBot(Oracle):
         values = self._rollouts(view, cands, source, start, limit)
         exact = truth is not None and not self.shuffle_draws  # one true world: a rollout decides
         return cands[self._choose(values, 0.0 if exact else self.confidence)]
+
+    def candidates(self, order: list[int]) -> list[int]:
+        """The plays to search, from the heuristic's ranking (best first): its ``width`` best,
+        then its ``jacks`` best two-eyed and ``jacks`` best one-eyed jack plays not among them."""
+        cands = order[: self.width]
+        for lo in (WILD, REMOVE) if self.jacks else ():
+            kind = [a for a in order if lo <= a < lo + 100 and a not in cands]
+            cands.extend(kind[: self.jacks])
+        return cands
 
     def _rollouts(
         self, view: PlayerView, cands: list[int], source: Determinizer | TrueWorld, start: float, limit: Limit
@@ -224,7 +246,15 @@ class PimcBot(Oracle):
             seeds = [self.rng.getrandbits(63) for _ in range(n)]
             plays = [cands[i] for i in active]
             out = self.fast.candidate_values(
-                rows, seeds, plays, view.side, self.policy, self.horizon, self.length_penalty, self.threads
+                rows,
+                seeds,
+                plays,
+                view.side,
+                self.policy,
+                self.horizon,
+                self.length_penalty,
+                self.threads,
+                self.opponents,
             )
             for i, row in zip(active, out.tolist(), strict=True):
                 values[i].extend(row)

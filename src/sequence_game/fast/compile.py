@@ -149,7 +149,7 @@ def _warm_up_pimc() -> None:
     rng = np.array([k.seed_state(1)], dtype=np.uint64)
     k.deal_random(row[0], rng, 0, 2, 2, np.empty(DECK_SIZE, dtype=np.int32))
     plays = np.array([k.random_action(row[0], rng, 0)], dtype=np.int64)
-    _candidate_values(row, rng, plays, 0, 0, 10, 0.0, np.zeros((1, 1), dtype=np.float64))
+    _candidate_values(row, rng, plays, 0, 0, 0, 10, 0.0, np.zeros((1, 1), dtype=np.float64))
 
 
 def _warm_up_heuristic() -> None:
@@ -172,6 +172,8 @@ def _warm_up_heuristic() -> None:
     h.score_policy(row, iw, fw, h.INFERRING)
     h.choose_policy_with(row, rng, 0, iw, fw, h.INFERRING)
     h.lite_playout(row, rng, 0, 10)
+    h.score_greedy(row, iw, fw)
+    h.choose_greedy(row, rng, 0)
 
 
 _WARM_UPS: Final = {

@@ -69,6 +69,13 @@ LITE: Final = 2
 INFERRING: Final = 3
 """Policy: :func:`choose_inferring`, the heuristic bot's default (with inference). The numbers
 are ``fast.pimc``'s rollout policies, where 0 is random play."""
+GREEDY: Final = 4
+"""Policy: :func:`choose_greedy`, the ``greedy`` bot (its weights, no hand, no jack costs): a
+model of a player who is not the heuristic, for the other seats of a search's rollouts."""
+OPPONENT_STEP: Final = 0.15
+"""``heuristic.opponent_weights``: each side later in the turn order weighs this much less."""
+GREEDY_LINE: Final = np.array([0.0, 1.0, 3.0, 9.0, 27.0, 200.0])
+GREEDY_BLOCK: Final = np.array([0.0, 1.0, 3.0, 9.0, 27.0, 0.0])
 
 # ------------------------------------------------------------------ parameters (tuning)
 
@@ -88,6 +95,8 @@ DEFAULT_PARAMS: Final = np.array(
 :func:`choose_params_with` reads, so that a search over them (``fast.tuning``) needs no
 recompiling. These defaults are today's constants; the sequence value in the threat terms
 stays ``LINE[5]`` (``heuristic.threat_value`` uses ``HEURISTIC`` whatever the weights)."""
+GREEDY_PARAMS: Final = np.array([*GREEDY_LINE, *GREEDY_BLOCK, 0.0, 0.0, 0.0, 0.0, *REACH], dtype=np.float64)
+"""The ``greedy`` bot's weights in the same layout (:func:`score_greedy` reads its lines and blocks)."""
 
 # ------------------------------------------------------------------ tables (board)
 
@@ -267,7 +276,14 @@ def _declares(s: np.ndarray, iw: np.ndarray, side: int, cell: int) -> int:
 @k.inline_kernel
 def _opponent_weight(side: int, t: int, sides: int) -> float:
     """``heuristic.opponent_weights``: 1 for the side right after us, 0.15 less per side later."""
-    return 1.0 - 0.15 * (((t - side) % sides) - 1)
+    return _stepped_weight(side, t, sides, OPPONENT_STEP)
+
+
+@k.inline_kernel
+def _stepped_weight(side: int, t: int, sides: int, step: float) -> float:
+    """How much side ``t``'s windows weigh to ``side``: 1 for the side right after it, ``step``
+    less per side later (0 weighs every opponent alike, as ``greedy`` does)."""
+    return 1.0 - step * (((t - side) % sides) - 1)
 
 
 @k.inline_kernel
@@ -289,10 +305,12 @@ def _window_bits(s: np.ndarray, iw: np.ndarray, t: int, w: int) -> int:
 
 
 @k.kernel
-def _open_gain(s: np.ndarray, iw: np.ndarray, side: int, action: int, four: float, p: np.ndarray) -> float:
+def _open_gain(
+    s: np.ndarray, iw: np.ndarray, side: int, action: int, four: float, p: np.ndarray, step: float
+) -> float:
     """``evaluation.action_gain`` of an R5.2 play under the heuristic's weights (our fours worth
-    ``four``), each opponent's windows weighted by :func:`_opponent_weight`; the weights from
-    the parameter array ``p`` (:data:`DEFAULT_PARAMS`). A window's count and whether another
+    ``four``), each opponent's windows weighted by :func:`_opponent_weight` with ``step``; the
+    weights from the parameter array ``p`` (:data:`DEFAULT_PARAMS`). A window's count and whether another
     side's chip blocks it come from the row's line masks (a side's chips and the corners)."""
     sides = s[k.I_SIDES]
     gain = 0.0
@@ -310,7 +328,7 @@ def _open_gain(s: np.ndarray, iw: np.ndarray, side: int, action: int, four: floa
                     lo = four if n == 4 else p[P_LINE + n]
                     gain += hi - lo
                 else:
-                    gain += p[P_BLOCK + n] * _opponent_weight(side, t, sides)
+                    gain += p[P_BLOCK + n] * _stepped_weight(side, t, sides, step)
         return float(gain + p[P_CENTRE] * CENTRE[cell])
     cell = action - REMOVE
     owner = s[k.O_OWNER + cell]
@@ -328,7 +346,7 @@ def _open_gain(s: np.ndarray, iw: np.ndarray, side: int, action: int, four: floa
             # another side's chips in the window, the removed one included
             blocked = ((others & ~CORNER_BITS[line]) >> at) & 31
             n = POPCOUNT_5[(s[k.O_LINES + t * k.NUM_LINES + line] >> at) & 31]
-            scale = 1.0 if t == side else -_opponent_weight(side, t, sides)
+            scale = 1.0 if t == side else -_stepped_weight(side, t, sides, step)
             if t == owner:
                 if blocked:
                     continue
@@ -454,7 +472,7 @@ def score_lite(s: np.ndarray, iw: np.ndarray, fw: np.ndarray) -> int:
     need = s[k.I_NEED]
     for i in range(n):
         a = iw[I_PLAYS + i]
-        score = _open_gain(s, iw, side, a, four, DEFAULT_PARAMS)
+        score = _open_gain(s, iw, side, a, four, DEFAULT_PARAMS, OPPONENT_STEP)
         if a >= REMOVE:
             score -= ONE_EYED_SPEND
         else:
@@ -467,6 +485,22 @@ def score_lite(s: np.ndarray, iw: np.ndarray, fw: np.ndarray) -> int:
                 score += WIN  # R7.1
             s[k.O_OWNER + cell] = -1
         fw[F_SCORES + i] = score
+    return n
+
+
+@k.kernel
+def score_greedy(s: np.ndarray, iw: np.ndarray, fw: np.ndarray) -> int:
+    """Score the R5.2 plays of the seat to move as the ``greedy`` bot does: the open-window gain
+    under its weights (``evaluation.GREEDY``), every opponent weighted alike, nothing for the
+    hand, a jack's cost or the win beyond the sequence's own weight. Returns as :func:`score_lite`."""
+    if s[k.I_END] != k.END_NONE:
+        return 0
+    n = _candidates(s, iw)
+    if n < 0:
+        return n
+    side = s[k.I_SEAT] % s[k.I_SIDES]
+    for i in range(n):
+        fw[F_SCORES + i] = _open_gain(s, iw, side, iw[I_PLAYS + i], GREEDY_LINE[4], GREEDY_PARAMS, 0.0)
     return n
 
 
@@ -1244,7 +1278,7 @@ def _score_pruned(
                 quiet = third_ok and not _completes(s, side, cell)
                 if quiet != (q == 1):
                     continue
-                gain = _open_gain(s, iw, side, a, four, p)
+                gain = _open_gain(s, iw, side, a, four, p, OPPONENT_STEP)
                 if quiet:
                     owner = s[k.O_OWNER + cell]
                     risk = 0.0
@@ -1360,7 +1394,7 @@ def _score(
             cell = a if a < WILD else a - WILD
             gain = fw[F_GAIN + cell] if batch else _aware_gain(s, iw, fw, side, cell, four, p)
         else:
-            gain = _open_gain(s, iw, side, a, four, p)
+            gain = _open_gain(s, iw, side, a, four, p, OPPONENT_STEP)
         fw[F_SCORES + i] = _play_score(s, iw, fw, p, a, gain, side, need, wild, remover, total, mine_before)
     return n
 
@@ -1393,6 +1427,8 @@ def score_policy(s: np.ndarray, iw: np.ndarray, fw: np.ndarray, policy: int) -> 
     its policy as a number."""
     if policy == LITE:
         return score_lite(s, iw, fw)
+    if policy == GREEDY:
+        return score_greedy(s, iw, fw)
     return _score(s, iw, fw, policy == INFERRING, DEFAULT_PARAMS)
 
 
@@ -1409,11 +1445,13 @@ def _chosen(s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarra
 def choose_policy_with(
     s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarray, policy: int
 ) -> int:
-    """The action of ``policy`` (:data:`LITE`, :data:`FULL`, :data:`INFERRING`) with the caller's
-    scratch arrays (:func:`new_work`): no allocation, for kernels that run without Numba's
-    runtime."""
+    """The action of ``policy`` (:data:`LITE`, :data:`FULL`, :data:`INFERRING`, :data:`GREEDY`)
+    with the caller's scratch arrays (:func:`new_work`): no allocation, for kernels that run
+    without Numba's runtime."""
     if policy == LITE:
         return _chosen(s, rs, g, iw, fw, score_lite(s, iw, fw))
+    if policy == GREEDY:
+        return _chosen(s, rs, g, iw, fw, score_greedy(s, iw, fw))
     return _chosen(s, rs, g, iw, fw, _score(s, iw, fw, policy == INFERRING, DEFAULT_PARAMS, True))
 
 
@@ -1470,8 +1508,26 @@ def playout_policy_with(
 ) -> int:
     """As ``kernels.playout`` (the winning side, -1 for a drawn game, -2 when stopped at
     ``max_turns`` turns), every seat playing ``policy``, with the caller's scratch arrays."""
+    return playout_sides_with(s, rs, g, max_turns, iw, fw, policy, 0, policy)
+
+
+@k.kernel
+def playout_sides_with(
+    s: np.ndarray,
+    rs: np.ndarray,
+    g: int,
+    max_turns: int,
+    iw: np.ndarray,
+    fw: np.ndarray,
+    policy: int,
+    side: int,
+    others: int,
+) -> int:
+    """:func:`playout_policy_with` where the seats of ``side`` play ``policy`` and every other
+    seat ``others``: a search's own side and its model of the opponents."""
     while s[k.I_END] == k.END_NONE and s[k.I_TURN] < max_turns:
-        k.apply(s, rs, g, choose_policy_with(s, rs, g, iw, fw, policy))
+        mover = policy if s[k.I_SEAT] % s[k.I_SIDES] == side else others
+        k.apply(s, rs, g, choose_policy_with(s, rs, g, iw, fw, mover))
     if s[k.I_END] == k.END_NONE:
         return -2
     return int(s[k.I_WINNER])
@@ -1516,6 +1572,15 @@ def choose_lite(s: np.ndarray, rs: np.ndarray, g: int) -> int:
     (R5.1), stuck hands discard as ``best_discard`` (R5.5). -1 when the game is over."""
     iw, fw = _work()
     return choose_policy_with(s, rs, g, iw, fw, LITE)
+
+
+@k.allocating_kernel
+def choose_greedy(s: np.ndarray, rs: np.ndarray, g: int) -> int:
+    """The ``greedy`` bot's action for the seat to move in row ``s`` (auto draw, no table talk),
+    ties broken with ``rs[g]``; dead cards and stuck hands as :func:`choose`. -1 when the game
+    is over."""
+    iw, fw = _work()
+    return choose_policy_with(s, rs, g, iw, fw, GREEDY)
 
 
 @k.allocating_kernel

@@ -46,7 +46,10 @@ LITE: Final = h.LITE
 INFERRING: Final = h.INFERRING
 """Rollout policy: every seat plays the heuristic with inference (:func:`~.heuristic.choose_inferring`,
 the ``heuristic`` bot's default: what the others' plays showed they lack)."""
-POLICIES: Final = (RANDOM, HEURISTIC, LITE, INFERRING)
+GREEDY: Final = h.GREEDY
+"""Rollout policy: the ``greedy`` bot compiled (:func:`~.heuristic.choose_greedy`); as the other
+seats' model (``others``) it says how a search fares against a player who is not the heuristic."""
+POLICIES: Final = (RANDOM, HEURISTIC, LITE, INFERRING, GREEDY)
 NO_HORIZON: Final = 2000
 """Turns after which a rollout stops unfinished (games end long before)."""
 
@@ -58,12 +61,14 @@ def _candidate_values(
     cands: np.ndarray,
     side: int,
     policy: int,
+    others: int,
     horizon: int,
     length_penalty: float,
     out: np.ndarray,
 ) -> None:
     """``out[c, w]``: the value for ``side`` of playing ``cands[c]`` in ``worlds[w]`` and then
-    rolling out with ``policy`` for at most ``horizon`` turns, with the random stream
+    rolling out for at most ``horizon`` turns, ``side``'s seats playing ``policy`` and the other
+    seats ``others`` (random play only with both random), with the random stream
     ``seeds[w]`` for every candidate: +1 (less ``length_penalty`` a turn) for a win, -1 (plus as
     much) for a loss, 0 for a drawn or unfinished game."""
     s = np.empty(worlds.shape[1], dtype=np.int32)
@@ -77,10 +82,10 @@ def _candidate_values(
             start = s[k.I_TURN]
             k.apply(s, rs, 0, cands[c])
             stop = start + horizon
-            if policy == RANDOM:
+            if policy == RANDOM and others == RANDOM:
                 winner = k.playout(s, rs, 0, stop)
             else:
-                winner = h.playout_policy_with(s, rs, 0, stop, iw, fw, policy)
+                winner = h.playout_sides_with(s, rs, 0, stop, iw, fw, policy, side, others)
             if winner >= 0:
                 length = length_penalty * (s[k.I_TURN] - start)
                 out[c, w] = 1.0 - length if winner == side else -1.0 + length
@@ -105,16 +110,23 @@ def candidate_values(
     horizon: int = NO_HORIZON,
     length_penalty: float = 0.0,
     threads: int = 1,
+    others: int | None = None,
 ) -> np.ndarray:
     """A ``float64[C, W]`` array: the value for ``side`` of each candidate play (legal for the
     seat to move in every world) in each world ``rows[w]``, rolled out with the random stream of
     ``seeds[w]`` (see :func:`_candidate_values`). With ``threads`` above 1 the worlds are split
     among that many threads (the kernels release the GIL); every world keeps its own random
-    stream, so the values are the same whatever the split."""
-    if policy not in POLICIES:
-        raise ValueError(
-            f"rollout policy must be one of {POLICIES} (0 random, 1 heuristic, 2 lite, 3 inferring), not {policy!r}"
-        )
+    stream, so the values are the same whatever the split. ``others`` is the policy of the seats
+    not on ``side`` (the search's model of its opponents; ``None``: ``policy`` too)."""
+    others = policy if others is None else others
+    for p in (policy, others):
+        if p not in POLICIES:
+            raise ValueError(
+                f"rollout policy must be one of {POLICIES} (0 random, 1 heuristic, 2 lite, 3 inferring, "
+                f"4 greedy), not {p!r}"
+            )
+    if (policy == RANDOM) != (others == RANDOM):
+        raise ValueError("random rollouts are for every seat or none (policy and others both 0, or neither)")
     if horizon < 1:
         raise ValueError(f"horizon must be at least 1 turn, not {horizon!r}")
     if threads < 1:
@@ -130,14 +142,16 @@ def candidate_values(
     parts = min(threads, rows.shape[0])
     if parts <= 1:
         out = np.zeros((plays.shape[0], rows.shape[0]), dtype=np.float64)
-        _candidate_values(rows, states, plays, side, policy, horizon, length_penalty, out)
+        _candidate_values(rows, states, plays, side, policy, others, horizon, length_penalty, out)
         return out
     bounds = np.linspace(0, rows.shape[0], parts + 1).astype(np.int64)
     outs = [np.zeros((plays.shape[0], int(b - a)), dtype=np.float64) for a, b in pairwise(bounds)]
 
     def run(i: int) -> None:
         a, b = int(bounds[i]), int(bounds[i + 1])
-        _candidate_values(rows[a:b], states[a:b], plays, side, policy, horizon, length_penalty, outs[i])
+        _candidate_values(
+            rows[a:b], states[a:b], plays, side, policy, others, horizon, length_penalty, outs[i]
+        )
 
     list(_pool(parts).map(run, range(parts)))
     return np.concatenate(outs, axis=1)
