@@ -112,13 +112,14 @@ class PimcBot(Oracle):
         ):
             if not value >= least:  # also refuses NaN
                 raise ValueError(f"pimc: {what} must be at least {least}, not {value!r}")
-        for what, value in (("policy", policy), ("opponents", policy if opponents == -1 else opponents)):
+        others = policy if opponents == -1 else opponents
+        for what, value in (("policy", policy), ("opponents", others)):
             if value not in (0, 1, 2, 3, 4):
                 raise ValueError(
                     f"pimc: {what} is 0 (random rollouts), 1 (the heuristic), 2 (its lite form), 3 (the "
                     f"heuristic with inference) or 4 (greedy), not {value!r}"
                 )
-        if opponents != -1 and (policy == 0) != (opponents == 0):
+        if (policy == 0) != (others == 0):
             raise ValueError("pimc: random rollouts (0) are for every seat or none: policy and opponents")
         if len(jack_weights) != 2 or not all(w > 0 for w in jack_weights):
             raise ValueError(f"pimc: jack_weights is two positive numbers, not {jack_weights!r}")
@@ -142,7 +143,7 @@ class PimcBot(Oracle):
         self.policy = policy
         """Rollout policy: 1 the compiled heuristic on every seat, 2 its lite form, 3 the heuristic
         with inference (the ``heuristic`` bot's default), 4 the ``greedy`` bot, 0 random play."""
-        self.opponents = policy if opponents == -1 else opponents
+        self.opponents = others
         """The rollout policy of the other sides' seats: the search's model of its opponents
         (-1 given: ``policy``, everyone plays alike)."""
         self.confidence = confidence

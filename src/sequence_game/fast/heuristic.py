@@ -1491,9 +1491,7 @@ def playout_unpruned_with(
     ``benchmarks/fast_heuristic.py speed``)."""
     while s[k.I_END] == k.END_NONE and s[k.I_TURN] < max_turns:
         k.apply(s, rs, g, choose_unpruned_with(s, rs, g, iw, fw, p, inference))
-    if s[k.I_END] == k.END_NONE:
-        return -2
-    return int(s[k.I_WINNER])
+    return k.outcome(s)
 
 
 @k.kernel
@@ -1528,9 +1526,7 @@ def playout_sides_with(
     while s[k.I_END] == k.END_NONE and s[k.I_TURN] < max_turns:
         mover = policy if s[k.I_SEAT] % s[k.I_SIDES] == side else others
         k.apply(s, rs, g, choose_policy_with(s, rs, g, iw, fw, mover))
-    if s[k.I_END] == k.END_NONE:
-        return -2
-    return int(s[k.I_WINNER])
+    return k.outcome(s)
 
 
 @k.kernel

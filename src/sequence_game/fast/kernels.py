@@ -917,15 +917,22 @@ def _popcount(x: int) -> int:
     return n
 
 
+@inline_kernel
+def outcome(s: np.ndarray) -> int:
+    """What a playout returns once it stops: the winning side, -1 for a drawn game, -2 for a game
+    stopped unfinished (at its turn limit)."""
+    if s[I_END] == END_NONE:
+        return -2
+    return int(s[I_WINNER])
+
+
 @kernel
 def playout(s: np.ndarray, rs: np.ndarray, g: int, max_turns: int) -> int:
     """Random play (:func:`random_action`) until the game ends or reaches ``max_turns`` turns;
     the winning side, -1 for a drawn game, -2 when stopped unfinished."""
     while s[I_END] == END_NONE and s[I_TURN] < max_turns:
         apply(s, rs, g, random_action(s, rs, g))
-    if s[I_END] == END_NONE:
-        return -2
-    return int(s[I_WINNER])
+    return outcome(s)
 
 
 @allocating_kernel
