@@ -99,6 +99,13 @@ def same_scores(python: dict[int, float] | int, compiled: dict[int, float] | int
 
 def test_the_weights_are_the_python_heuristics() -> None:
     assert tuple(fh.LINE) == HEURISTIC.line and tuple(fh.BLOCK) == HEURISTIC.block
+    greedy = evaluation.GREEDY
+    assert tuple(fh.GREEDY_LINE) == greedy.line and tuple(fh.GREEDY_BLOCK) == greedy.block
+    assert tuple(fh.GREEDY_PARAMS[fh.P_LINE : fh.P_CENTRE + 1]) == (
+        *greedy.line,
+        *greedy.block,
+        greedy.centre,
+    )
     assert HEURISTIC.centre == fh.CENTRE_WEIGHT and tuple(fh.CENTRE) == evaluation.CENTRE
     assert (fh.WIN, fh.TWO_EYED_SPEND, fh.ONE_EYED_SPEND) == (
         heuristic.WIN,
