@@ -35,4 +35,8 @@ def test_a_bot_whose_extra_is_missing_is_not_offered(without_numba: None) -> Non
     assert "pimc" not in level_choices()
     with pytest.raises(ValueError, match="unknown bot level 'pimc'"):
         bot_for_level("pimc")
-    assert bot_for_level("expert") == bots.LEVELS["expert"]
+    assert bot_for_level("expert") == "mcts"  # the expert's fallback (LEVEL_FALLBACKS)
+    assert bots.level_spec("expert") == "mcts"
+    assert bots.table_spec("pimc") == "pimc"  # no level plays it here
+    assert bots.make_bot("expert", seed=1).name == "mcts"
+    assert bots.level_bots()["mcts"] == "expert"

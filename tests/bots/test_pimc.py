@@ -260,3 +260,32 @@ def test_oracle_mode_is_a_measurement_tool_that_plays_from_the_truth() -> None:
         bot.select_action(view, Limit(simulations=6))
     assert reveal_truth(bot, state)
     assert bot.select_action(view, Limit(simulations=6)) in state.legal_actions()
+
+
+def test_the_expert_reads_hands_at_2_players_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expert level is ``pimc`` with the reading, at 2 players (where it was fitted and gains);
+    with more players it deals its worlds as the plain ``pimc`` does, move for move."""
+    from sequence_game.bots import EXPERT, level_spec, table_spec
+    from sequence_game.bots.reading import HandReader
+
+    assert level_spec("expert") == table_spec("pimc") == EXPERT
+    reads: list[int] = []
+    real = HandReader.read
+
+    def spy(self: HandReader, view: object) -> object:
+        reads.append(view.config.players)  # type: ignore[attr-defined]
+        return real(self, view)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(HandReader, "read", spy)
+    for players in (2, 3, 4):
+        config = GameConfig(players=players)
+        states = [random_position(config, s, 12 + players) for s in range(3)]
+        states = [s for s in states if not s.is_terminal() and not s.penalty_due]
+        expert, plain = make_bot("expert", seed=5), PimcBot(seed=5)
+        for state in states:
+            view = state.view(state.current_seat)
+            move = expert.select_action(view, Limit(simulations=40))
+            assert move in state.legal_actions(state.current_seat)
+            if players > 2:
+                assert move == plain.select_action(view, Limit(simulations=40))
+    assert reads and set(reads) == {2}

@@ -33,8 +33,8 @@ def test_a_list_splits_at_the_commas_outside_parentheses() -> None:
 
 def test_names_levels_and_options() -> None:
     assert parse_bot_spec("greedy") == BotSpec("greedy")
-    assert parse_bot_spec(" Expert ") == BotSpec("mcts")
-    spec = parse_bot_spec("expert( width = 8, confidence=1 )")
+    assert parse_bot_spec(" Hard ") == BotSpec("heuristic")
+    spec = parse_bot_spec("mcts( width = 8, confidence=1 )")
     assert spec == BotSpec("mcts", {"width": 8, "confidence": 1.0})
     assert isinstance(spec.options["confidence"], float)
     assert spec.label == "mcts(width=8, confidence=1)"

@@ -3,8 +3,8 @@ level, optionally with constructor options (:mod:`~sequence_game.bots.specs`).
 
 >>> sorted(BOTS)
 ['greedy', 'heuristic', 'mcts', 'pimc', 'planner', 'policy', 'random']
->>> make_bot("expert", seed=1).name
-'mcts'
+>>> make_bot("hard", seed=1).name
+'heuristic'
 >>> make_bot("mcts(width=8, plies=20)", seed=1).width
 8
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 from importlib.util import find_spec
+from typing import Final
 
 from .base import Bot, Limit, RandomBot, forced_action
 from .greedy import GreedyBot
@@ -59,8 +60,58 @@ def available_bots() -> tuple[str, ...]:
     )
 
 
-#: Difficulty levels for people, mapped onto bot names.
-LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "mcts"}
+EXPERT: Final = "pimc(reading=8, margin=0, jack_weights=(2.2, 2.8), reading_players=2)"
+"""The expert: perfect-information Monte Carlo on the compiled engine, reading the other hands
+at 2 players (``docs/bots.md``: 58.5% against ``hard`` at 2 players, 56-59% at 3 and 4, at 1 s a
+move)."""
+
+#: Difficulty levels for people, weakest first: the bot each plays, with its options (a spec).
+LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": EXPERT}
+
+#: What a level plays where its own bot's extra is not installed (``pimc`` needs ``fast``).
+LEVEL_FALLBACKS: dict[str, str] = {"expert": "mcts"}
+
+
+def _name_of(spec: str) -> str:
+    return spec.split("(", 1)[0].strip()
+
+
+def level_spec(level: str) -> str:
+    """The bot spec this installation plays at ``level`` (a key of :data:`LEVELS`): the level's
+    own, or its fallback where that bot's extra is missing.
+
+    >>> level_spec("hard")
+    'heuristic'
+    """
+    spec = LEVELS[level]
+    if _name_of(spec) in available_bots():
+        return spec
+    return LEVEL_FALLBACKS.get(level, "random")
+
+
+def level_bot(level: str) -> str:
+    """The name of the bot this installation plays at ``level`` (``"pimc"`` for the expert)."""
+    return _name_of(level_spec(level))
+
+
+def level_bots() -> dict[str, str]:
+    """Per bot name that a level plays on this installation, the level (the server's labels)."""
+    return {level_bot(level): level for level in LEVELS}
+
+
+def table_spec(name: str) -> str:
+    """The spec a bot named ``name`` plays with at a table of people: a level's bot with that
+    level's options (the expert's ``pimc`` reads hands), any other bot with its defaults.
+    Tournaments and experiments name their options themselves (:func:`make_bot`).
+
+    >>> table_spec("heuristic"), table_spec("planner")
+    ('heuristic', 'planner')
+    """
+    for level in LEVELS:
+        if level_bot(level) == name:
+            return level_spec(level)
+    return name
+
 
 #: A sensible thinking time per move for each bot when a person waits for it (seconds).
 DEFAULT_SECONDS: dict[str, float] = {
@@ -72,6 +123,17 @@ DEFAULT_SECONDS: dict[str, float] = {
     "planner": 1.0,
     "pimc": 1.0,
 }
+
+
+def warm_up(name: str) -> None:
+    """Load what the bot ``name`` needs before its first move, silently: the compiled kernels of
+    ``pimc`` (compiled on a machine's first run, tens of seconds; loaded from the disk cache
+    after). Interfaces call it in the background so that the expert's first move is not spent
+    waiting; any other bot needs nothing."""
+    if name == "pimc" and name in available_bots():
+        from ..fast.compile import ensure_compiled
+
+        ensure_compiled("pimc", notice=None)
 
 
 def make_bot(name: str, seed: int | None = None, *, allow_oracle: bool = False) -> Bot:
@@ -87,7 +149,9 @@ def make_bot(name: str, seed: int | None = None, *, allow_oracle: bool = False) 
 __all__ = [
     "BOTS",
     "DEFAULT_SECONDS",
+    "EXPERT",
     "LEVELS",
+    "LEVEL_FALLBACKS",
     "NEEDS",
     "Bot",
     "GreedyBot",
@@ -99,6 +163,11 @@ __all__ = [
     "RandomBot",
     "available_bots",
     "forced_action",
+    "level_bot",
+    "level_bots",
+    "level_spec",
     "make_bot",
     "policy_bot",
+    "table_spec",
+    "warm_up",
 ]

@@ -17,7 +17,7 @@ heuristic's inference (its default, exactly), ``2`` its cheap form, or ``0``, ra
 TRUE state instead of sampled worlds (with ``shuffle_draws=True``, the true hands and a random
 draw pile: what knowing the other hands is worth). ``reading`` deals the sampled worlds by what
 the other seats' last plays showed (:mod:`~sequence_game.bots.reading`), with ``jack_weights``
-for the jacks players keep.
+for the jacks players keep (in games of at most ``reading_players``).
 
 The clock is honest: it starts before any work (the ranking included), worlds are evaluated in
 batches of at most half the time left at the rate measured so far, and none starts unless one
@@ -97,6 +97,7 @@ class PimcBot(Oracle):
         reading: int = 0,
         margin: float = DEFAULT_MARGIN,
         jack_weights: tuple[float, float] = (1.0, 1.0),
+        reading_players: int = 12,
         threads: int = 1,
         default_limit: Limit = DEFAULT_LIMIT,
     ) -> None:
@@ -108,6 +109,7 @@ class PimcBot(Oracle):
             ("prune", prune, 0),
             ("reading", reading, 0),
             ("margin", margin, 0),
+            ("reading_players", reading_players, 2),
             ("threads", threads, 1),
         ):
             if not value >= least:  # also refuses NaN
@@ -166,6 +168,10 @@ class PimcBot(Oracle):
         self.jack_weights = (float(jack_weights[0]), float(jack_weights[1]))
         """How much likelier a two-eyed and a one-eyed jack are than another card among the cards a
         seat has held since a play read by ``reading`` (players keep their jacks)."""
+        self.reading_players = reading_players
+        """The reading and the jack weights are used in games of at most this many players: they
+        were fitted on 2-player games and gain there, while at 3 and 4 players they did not help
+        (``docs/bots.md``, fourteenth pass), so the expert reads at 2 only."""
         self.shuffle_draws = shuffle_draws
         """In oracle mode, keep every hand true but deal each world's draw pile at random: a
         calibration of what knowing the other hands (and only them) is worth."""
@@ -203,8 +209,10 @@ class PimcBot(Oracle):
         truth = self.true_world(view) if self.oracle else None
         source: Determinizer | TrueWorld
         if truth is None:
-            held = self.reader.read(view) if self.reader is not None else None
-            source = Determinizer(view, self.rng, self.inference, held, self.jack_weights)
+            reads = view.config.players <= self.reading_players
+            held = self.reader.read(view) if self.reader is not None and reads else None
+            weights = self.jack_weights if reads else (1.0, 1.0)
+            source = Determinizer(view, self.rng, self.inference, held, weights)
         elif self.shuffle_draws:
             source = TrueHands(truth, self.rng, view.seat, self.true_part)
         else:

@@ -81,57 +81,74 @@ def split_bot_list(text: str) -> list[str]:
 
 
 def parse_bot_spec(text: str, *, allow_oracle: bool = False) -> BotSpec:
-    """Parse ``name`` or ``name(key=value, ...)``; the name may be a difficulty level. Raises
-    :class:`ValueError` naming what is wrong (unknown bot, unknown option, a bad value).
+    """Parse ``name`` or ``name(key=value, ...)``; the name may be a difficulty level, which
+    stands for the spec this installation plays at that level
+    (:func:`~sequence_game.bots.level_spec`), its options overridden by those written after it.
+    Raises :class:`ValueError` naming what is wrong (unknown bot, unknown option, a bad value).
 
     ``oracle=True`` (a search that is given the true state, for measurement) is refused unless
     the caller opts in with ``allow_oracle``: only the tournament and tests do, so a table with
     people or an environment cannot seat a bot that sees the hidden cards.
     """
-    from . import BOTS, LEVELS
+    from . import BOTS, LEVELS, level_spec
 
     match = _SPEC.match(text) if isinstance(text, str) else None
     if match is None:
         raise ValueError(f"not a bot spec: {_quote(text)} (write a name, or name(option=value, ...))")
     key = match.group(1).lower()
-    name = LEVELS.get(key, key)
-    if name not in BOTS:
+    written: list[tuple[str, ast.expr]] = []
+    if key in LEVELS:
+        level = _SPEC.match(level_spec(key))
+        assert level is not None
+        key = level.group(1)
+        written = _keywords(key, level.group(2), text)
+    if key not in BOTS:
         raise ValueError(
             f"unknown bot or level {match.group(1)!r}; choose from {', '.join([*BOTS, *LEVELS])}"
         )
-    inner = match.group(2)
+    for option, value in _keywords(key, match.group(2), text):  # the level's options, overridden
+        at = [o for o, _ in written].index(option) if any(o == option for o, _ in written) else len(written)
+        written[at : at + 1] = [(option, value)]
+    if not written:
+        return BotSpec(key)
+    params = _settable(BOTS[key])
+    options: dict[str, Any] = {}
+    for option, node in written:
+        if not params:
+            raise ValueError(f"{key} takes no options")
+        if option not in params:
+            raise ValueError(f"{key} has no option {option!r}; its options: {', '.join(params)}")
+        try:
+            value = ast.literal_eval(node)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            raise ValueError(f"{key}: {option} must be a literal value (a number, a tuple, ...)") from None
+        options[option] = _check(key, option, value, params[option])
+    if options.get("oracle") and not allow_oracle:
+        raise ValueError(
+            f"{key}(oracle=True) sees every hand and the draw order: it is a measurement tool for "
+            "`sequence tournament` only, refused here"
+        )
+    shown = ", ".join(f"{option}={ast.unparse(node)}" for option, node in written)
+    return BotSpec(key, options, f"{key}({shown})")
+
+
+def _keywords(name: str, inner: str | None, text: str) -> list[tuple[str, ast.expr]]:
+    """The ``key=value`` options inside a spec's parentheses, in order, values unevaluated."""
     if inner is None or not inner.strip():
-        return BotSpec(name)
-    params = _settable(BOTS[name])
+        return []
     try:
         call = ast.parse(f"f({inner})", mode="eval").body
     except (SyntaxError, RecursionError, MemoryError):
         raise ValueError(f"cannot read the options of {_quote(text)}") from None
     if not isinstance(call, ast.Call) or call.args or any(k.arg is None for k in call.keywords):
         raise ValueError(f"options are written key=value: {_quote(text)}")
-    options: dict[str, Any] = {}
-    shown: list[str] = []
+    out: list[tuple[str, ast.expr]] = []
     for keyword in call.keywords:
-        option = keyword.arg
-        assert option is not None
-        if not params:
-            raise ValueError(f"{name} takes no options")
-        if option not in params:
-            raise ValueError(f"{name} has no option {option!r}; its options: {', '.join(params)}")
-        if option in options:
-            raise ValueError(f"{name}: {option} is given twice")
-        try:
-            value = ast.literal_eval(keyword.value)
-        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-            raise ValueError(f"{name}: {option} must be a literal value (a number, a tuple, ...)") from None
-        options[option] = _check(name, option, value, params[option])
-        shown.append(f"{option}={ast.unparse(keyword.value)}")
-    if options.get("oracle") and not allow_oracle:
-        raise ValueError(
-            f"{name}(oracle=True) sees every hand and the draw order: it is a measurement tool for "
-            "`sequence tournament` only, refused here"
-        )
-    return BotSpec(name, options, f"{name}({', '.join(shown)})")
+        assert keyword.arg is not None
+        if any(option == keyword.arg for option, _ in out):
+            raise ValueError(f"{name}: {keyword.arg} is given twice")
+        out.append((keyword.arg, keyword.value))
+    return out
 
 
 def _settable(factory: Callable[..., Any]) -> dict[str, inspect.Parameter]:

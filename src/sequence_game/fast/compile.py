@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from typing import Final, TextIO
+from typing import Final, TextIO, cast
 
 import numpy as np
 
@@ -23,20 +23,24 @@ _compile_seconds: dict[str, float] = {}
 _lock = threading.RLock()  # a group's warm-up may need the engine's first
 
 
-def ensure_compiled(group: str = "engine", notice: TextIO | None = sys.stderr) -> float:
+_STDERR: Final = object()
+
+
+def ensure_compiled(group: str = "engine", notice: TextIO | object | None = _STDERR) -> float:
     """Compile (or load from the cache) the kernels of ``group`` (``"engine"``, ``"rollout"``,
     ``"vector"``, ``"heuristic"``, and the others of ``_WARM_UPS``), once per process; the
     seconds it took.
 
     If it takes longer than :data:`NOTICE_AFTER`, a line is written to ``notice`` (standard
-    error by default; ``None`` for silence) saying why the wait.
+    error by default, as it is when called: a terminal interface captures it; ``None`` for
+    silence) saying why the wait.
     """
     with _lock:
         if group in _compile_seconds:
             return _compile_seconds[group]
         timer = None
         if notice is not None:
-            stream = notice
+            stream = cast(TextIO, sys.stderr if notice is _STDERR else notice)
 
             def warn() -> None:
                 print(

@@ -27,7 +27,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..actions import DEAD, DISCARD, DRAW
-from ..bots import Limit, available_bots, make_bot
+from ..bots import Limit, available_bots, make_bot, table_spec
 from ..views import PlayerView
 from .children import BOT_NICE, leave_with_parent
 
@@ -42,7 +42,8 @@ def think_in_worker(level: str, seed: int, view: PlayerView, seconds: float) -> 
 
     Returns it with the seconds it took, so a room is billed for thinking, not for waiting."""
     start = time.monotonic()
-    action = int(make_bot(level, seed=seed).select_action(view, Limit(seconds=seconds)))
+    bot = make_bot(table_spec(level), seed=seed)  # a level's bot plays with the level's options
+    action = int(bot.select_action(view, Limit(seconds=seconds)))
     return action, time.monotonic() - start
 
 

@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..actions import DEAD, DISCARD, DRAW
 from ..board import LAYOUT
-from ..bots import LEVELS, available_bots
+from ..bots import available_bots, level_bot
 from ..cards import card_name, is_one_eyed, is_two_eyed, parse_card
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalActionError
@@ -65,7 +65,7 @@ log = logging.getLogger(__name__)
 #: The most open rooms ``GET /api/rooms?open=1`` lists.
 OPEN_ROOMS_SHOWN = 50
 #: Hints come from the strongest level people are offered, with a small fixed budget.
-HINT_LEVEL = LEVELS["expert"]
+HINT_LEVEL = level_bot("expert")
 HINT_SECONDS = 0.3
 
 

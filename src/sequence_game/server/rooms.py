@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..actions import Action
-from ..bots import LEVELS, available_bots
+from ..bots import available_bots, level_bots
 from ..cards import card_name, parse_card
 from ..config import GameConfig
 from ..fairness import FairDeal, commitment
@@ -163,7 +163,7 @@ def _bots_public() -> list[str]:
     return list(_offered_bots())
 
 
-_LEVELS_PUBLIC = {name: level for level, name in LEVELS.items()}
+_LEVELS_PUBLIC = level_bots()
 """The levels people are offered, by bot name (shared by every public form, read only)."""
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from textual.app import App
 from textual.binding import Binding
 
 from ..analysis import Budget
-from ..bots import Limit
+from ..bots import Limit, level_bot, warm_up
 from ..i18n import N_, _, engine_message
 from ..record_messages import record_message
 from ..records import RecordError
@@ -51,6 +52,8 @@ class SequenceApp(App[None]):
         """What the replay's "Analyse" spends (``analysis.Budget``; the default about 90 s a game)."""
 
     def on_mount(self) -> None:
+        if not self.is_headless:  # the expert's kernels load while the player sets up the game
+            threading.Thread(target=warm_up, args=(level_bot("expert"),), daemon=True).start()
         if self.replay_path is not None:
             try:
                 model = ReplayModel(str(self.replay_path))

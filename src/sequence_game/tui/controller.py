@@ -16,6 +16,7 @@ import json
 import os
 import random
 import re
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ from typing import Any
 
 from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD, action_name
 from ..board import CELLS_OF_CARD, LAYOUT, cell_name
-from ..bots import LEVELS, Bot, Limit, available_bots, make_bot
+from ..bots import LEVELS, Bot, Limit, available_bots, level_bot, make_bot, table_spec
 from ..cards import JC, JD, JH, JS, Card, card_label, card_name, is_one_eyed, is_two_eyed
 from ..config import GameConfig
 from ..errors import IllegalActionError
@@ -155,8 +156,8 @@ def bot_for_level(level: str) -> str:
     """The registered bot for a difficulty level or bot name.
 
     Bots are registered by another part of the project (``sequence_game.bots.BOTS``; those whose
-    extra is installed: ``available_bots``); a level whose bot is missing falls back to the next
-    weaker level that exists, and finally to ``"random"``.
+    extra is installed: ``available_bots``); a level whose bot is missing plays its fallback
+    (``sequence_game.bots.level_bot``: the expert without the ``fast`` extra is ``mcts``).
     """
     if level in available_bots():
         return level
@@ -166,16 +167,12 @@ def bot_for_level(level: str) -> str:
                 level=repr(level), choices=", ".join(level_choices())
             )
         )
-    names = list(LEVELS)
-    for weaker in reversed(names[: names.index(level) + 1]):
-        if LEVELS[weaker] in available_bots():
-            return LEVELS[weaker]
-    return "random"
+    return level_bot(level)
 
 
 def level_choices() -> list[str]:
     """Every word ``--bots`` accepts: the levels, the registered bot names, and ``human``."""
-    return [*LEVELS, *(name for name in available_bots() if name not in LEVELS), HUMAN]
+    return [*LEVELS, *available_bots(), HUMAN]
 
 
 @dataclass(frozen=True)
@@ -251,9 +248,11 @@ class GameSession:
         self.seed = seed
         self.limit = limit
         rng = random.Random(seed)
-        self.bots: dict[int, Bot] = {
-            s.seat: make_bot(s.bot_name, seed=rng.getrandbits(32)) for s in self.seats if s.bot_name
-        }
+        self._bot_seeds = {s.seat: rng.getrandbits(32) for s in self.seats if s.bot_name}
+        self.bots: dict[int, Bot] = {}
+        """The bots built so far, by seat: each is built on its first move (:meth:`bot`), off the
+        UI thread, since the expert's first build on a machine compiles its kernels."""
+        self._building = threading.Lock()
         self.log: list[str] = []
         self._seen = len(state.history)
         self._sequences = state.sequence_counts()
@@ -462,7 +461,17 @@ class GameSession:
 
     def choose_bot_action(self, seat: int) -> int:
         """Ask the bot of ``seat`` for an action (may take a while: call it off the UI thread)."""
-        return self.bots[seat].select_action(self.state.view(seat), self.limit)
+        return self.bot(seat).select_action(self.state.view(seat), self.limit)
+
+    def bot(self, seat: int) -> Bot:
+        """The bot of ``seat``, built on first use with the options of its level (``table_spec``)."""
+        with self._building:
+            if seat not in self.bots:
+                name = next((s.bot_name for s in self.seats if s.seat == seat), None)
+                if name is None:
+                    raise ValueError(f"seat {seat} is not a bot's")
+                self.bots[seat] = make_bot(table_spec(name), seed=self._bot_seeds[seat])
+            return self.bots[seat]
 
     def apply_bot(self, seat: int, action: int) -> list[str]:
         """Apply a bot's chosen action; a buggy bot's illegal choice is replaced by a legal one."""

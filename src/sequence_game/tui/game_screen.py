@@ -19,7 +19,7 @@ from textual.widgets import Button, Footer, Static
 from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD
 from ..analysis import GameAnalysis
 from ..board import COLUMN_LETTERS, LAYOUT, SIZE, cell_name
-from ..bots import LEVELS, Bot, Limit, make_bot
+from ..bots import LEVELS, Limit, make_bot, table_spec
 from ..cards import Card, card_label, is_jack, is_one_eyed, is_two_eyed
 from ..errors import IllegalActionError
 from ..i18n import N_, _, ngettext
@@ -327,7 +327,7 @@ class GameScreen(Screen[None]):
             if self.thinking is None:
                 self.thinking = seat
                 self.refresh_table()
-                self.think(s.bots[seat], s.bot_view(seat), seat, self._token)
+                self.think(s.bot_view(seat), seat, self._token)
             return
         person = s.human_to_prompt()
         if person is not None and (person != self.viewer or (self.hotseat and self.hand_hidden)):
@@ -384,8 +384,9 @@ class GameScreen(Screen[None]):
             )
 
     @work(thread=True, exclusive=True, group="bot")
-    def think(self, bot: Bot, view: PlayerView, seat: int, token: int) -> None:
-        """Run the bot off the UI thread; it sees only its own view."""
+    def think(self, view: PlayerView, seat: int, token: int) -> None:
+        """Run the bot off the UI thread (built here on its first move); it sees only its own view."""
+        bot = self.session.bot(seat)
         started = time.monotonic()
         action = bot.select_action(view, self.session.limit)
         rest = self.bot_delay - (time.monotonic() - started)
@@ -603,7 +604,7 @@ class GameScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="hint")
     def find_hint(self, seat: int, view: PlayerView, moment: int, token: int) -> None:
         """The hint's search, off the UI thread so the table stays responsive."""
-        bot = make_bot(strongest_bot(), seed=moment)
+        bot = make_bot(table_spec(strongest_bot()), seed=moment)
         action = bot.select_action(view, HINT_LIMIT)
         self.app.call_from_thread(self.show_hint, seat, action, moment, token)
 
