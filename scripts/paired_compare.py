@@ -5,7 +5,9 @@ Two variants run with the same ``--seed``, ``--games`` and opponent play the sam
 same deals with the same seats. Most of a game's outcome is the deal's luck, which both share, so
 the difference of their win rates is far better measured deal by deal than by comparing two
 separate intervals. This prints each variant's rate on the deals both finished and the mean
-per-deal difference with its 95% interval (normal approximation over deals).
+per-deal difference with its 95% interval (normal approximation over deals). Games of several
+schedules (runs with different ``--seed``) in one file are pooled, each game keyed by its seed and
+index; ``--seeds`` picks some.
 
     .venv/bin/python scripts/paired_compare.py games.jsonl "pimc(policy=3, width=4)" \\
         "pimc(policy=3, width=4, reading=8, margin=0)"
@@ -21,13 +23,18 @@ from collections import defaultdict
 
 
 def load(
-    path: str, variant: str, budget: float | None = None, opponent: str | None = None
-) -> dict[int, tuple[int, float]]:
-    """Per schedule index: the deal, and the variant's score in that game (1 a win, 0.5 a draw);
-    with ``budget``, only its games at that many simulations (or seconds) a move; with
-    ``opponent``, only its games against that bot. Games against two opponents are refused
-    without ``opponent``: they share the schedule's indices, so they would overwrite each other."""
-    out: dict[int, tuple[int, float]] = {}
+    path: str,
+    variant: str,
+    budget: float | None = None,
+    opponent: str | None = None,
+    seeds: set[int] | None = None,
+) -> dict[tuple[int, int], tuple[int, float]]:
+    """Per game of a schedule (its ``--seed`` and index): the deal, and the variant's score in that
+    game (1 a win, 0.5 a draw); with ``budget``, only its games at that many simulations (or
+    seconds) a move; with ``opponent``, only its games against that bot; with ``seeds``, only
+    those schedules. Games against two opponents are refused without ``opponent``: they share the
+    schedule's indices, so they would overwrite each other."""
+    out: dict[tuple[int, int], tuple[int, float]] = {}
     seen: set[str] = set()
     with open(path, encoding="utf-8") as lines:
         for line in lines:
@@ -38,10 +45,12 @@ def load(
                 continue
             if opponent is not None and game["opponent"] != opponent:
                 continue
+            if seeds is not None and game.get("seed") not in seeds:
+                continue
             seen.add(game["opponent"])
             winner = game["winner"]
             score = 1.0 if winner == variant else 0.5 if winner is None else 0.0
-            out[game["index"]] = (game["deal_seed"], score)
+            out[game.get("seed", 0), game["index"]] = (game["deal_seed"], score)
     if len(seen) > 1:
         raise SystemExit(
             f"{path}: {variant} played {' and '.join(sorted(seen))} at this budget: choose one with --opponent"
@@ -65,10 +74,17 @@ def main() -> int:
         help="compare only games at these simulations (or seconds) a move: one variant at two budgets",
     )
     p.add_argument("--opponent", help="compare only games against this bot (the runs' --opponent)")
+    p.add_argument(
+        "--seeds",
+        type=int,
+        nargs="+",
+        help="compare only the schedules of these --seed values (default: every schedule both played, pooled)",
+    )
     args = p.parse_args()
     budget_a, budget_b = args.budgets if args.budgets else (None, None)
-    a = load(args.file, args.a, budget_a, args.opponent)
-    b = load(args.b_file or args.file, args.b, budget_b, args.opponent)
+    seeds = set(args.seeds) if args.seeds else None
+    a = load(args.file, args.a, budget_a, args.opponent, seeds)
+    b = load(args.b_file or args.file, args.b, budget_b, args.opponent, seeds)
     both = sorted(set(a) & set(b))
     if not both:
         print("no game of the schedule was finished by both variants", file=sys.stderr)

@@ -10,7 +10,7 @@ import pytest
 
 from sequence_game import GameConfig, new_game
 from sequence_game.actions import REMOVE, WILD
-from sequence_game.bots import HeuristicBot, MCTSBot, make_bot
+from sequence_game.bots import HeuristicBot, MCTSBot, level_spec, make_bot
 from sequence_game.bots.evaluation import Weights
 from sequence_game.bots.heuristic import HEURISTIC
 from sequence_game.bots.specs import BotSpec, parse_bot_spec, split_bot_list
@@ -39,6 +39,10 @@ def test_names_levels_and_options() -> None:
     assert isinstance(spec.options["confidence"], float)
     assert spec.label == "mcts(width=8, confidence=1)"
     assert parse_bot_spec("mcts()").label == "mcts"
+    # a level is the spec this installation plays there; options written after it override its own
+    expert = parse_bot_spec("expert")
+    assert expert == parse_bot_spec(level_spec("expert"))
+    assert parse_bot_spec("expert(width=8)").options == {**expert.options, "width": 8}
     assert parse_bot_spec("mcts(candidate_costs=None)").options == {"candidate_costs": None}
     weights = parse_bot_spec("heuristic(weights={'block': (0, 1, 5, 20, 200, 0)})").options["weights"]
     assert weights == Weights(

@@ -107,7 +107,8 @@ def parse_bot_spec(text: str, *, allow_oracle: bool = False) -> BotSpec:
             f"unknown bot or level {match.group(1)!r}; choose from {', '.join([*BOTS, *LEVELS])}"
         )
     for option, value in _keywords(key, match.group(2), text):  # the level's options, overridden
-        at = [o for o, _ in written].index(option) if any(o == option for o, _ in written) else len(written)
+        names = [o for o, _ in written]
+        at = names.index(option) if option in names else len(written)
         written[at : at + 1] = [(option, value)]
     if not written:
         return BotSpec(key)
