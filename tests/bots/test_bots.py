@@ -7,7 +7,7 @@ import pytest
 from sequence_game import GameConfig, new_game
 from sequence_game.actions import DEAD, DISCARD, DRAW, REMOVE, WILD
 from sequence_game.board import CELLS_OF_CARD, parse_cell
-from sequence_game.bots import BOTS, LEVELS, Bot, Limit, make_bot
+from sequence_game.bots import BOTS, LEVELS, Bot, Limit, level_bot, make_bot
 from sequence_game.bots.mcts import MCTSBot, RolloutEvaluator
 from sequence_game.cards import parse_card
 from sequence_game.testing import position
@@ -120,10 +120,11 @@ def test_bots_block_an_open_four(name: str) -> None:
 
 
 def test_levels_map_onto_bots() -> None:
-    for level, name in LEVELS.items():
+    for level in LEVELS:
         bot = make_bot(level, seed=1)
         assert isinstance(bot, Bot)
-        assert bot.name == name
+        assert bot.name == level_bot(level)  # the expert is pimc, or mcts without the fast extra
+    assert [level_bot(level) for level in list(LEVELS)[:3]] == ["random", "greedy", "heuristic"]
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
 

@@ -248,7 +248,7 @@ class GameSession:
         self.seed = seed
         self.limit = limit
         rng = random.Random(seed)
-        self._bot_seeds = {s.seat: rng.getrandbits(32) for s in self.seats if s.bot_name}
+        self._bot_specs = {s.seat: (s.bot_name, rng.getrandbits(32)) for s in self.seats if s.bot_name}
         self.bots: dict[int, Bot] = {}
         """The bots built so far, by seat: each is built on its first move (:meth:`bot`), off the
         UI thread, since the expert's first build on a machine compiles its kernels."""
@@ -467,10 +467,8 @@ class GameSession:
         """The bot of ``seat``, built on first use with the options of its level (``table_spec``)."""
         with self._building:
             if seat not in self.bots:
-                name = next((s.bot_name for s in self.seats if s.seat == seat), None)
-                if name is None:
-                    raise ValueError(f"seat {seat} is not a bot's")
-                self.bots[seat] = make_bot(table_spec(name), seed=self._bot_seeds[seat])
+                name, seed = self._bot_specs[seat]  # a KeyError for a person's seat
+                self.bots[seat] = make_bot(table_spec(name), seed=seed)
             return self.bots[seat]
 
     def apply_bot(self, seat: int, action: int) -> list[str]:
