@@ -80,6 +80,18 @@ def split_bot_list(text: str) -> list[str]:
     return [s for s in out if s]
 
 
+def spec_name(text: str) -> str:
+    """The name a well-formed spec starts with, its options unread (cheap: no evaluation).
+
+    >>> spec_name("pimc(reading=8)")
+    'pimc'
+    """
+    match = _SPEC.match(text)
+    if match is None:
+        raise ValueError(f"not a bot spec: {_quote(text)} (write a name, or name(option=value, ...))")
+    return match.group(1)
+
+
 def parse_bot_spec(text: str, *, allow_oracle: bool = False) -> BotSpec:
     """Parse ``name`` or ``name(key=value, ...)``; the name may be a difficulty level, which
     stands for the spec this installation plays at that level
