@@ -14,10 +14,13 @@ import numpy as np
 
 import sequence_game.fast
 from sequence_game import GameConfig, GameState, new_game
-from sequence_game.actions import WILD
+from sequence_game.actions import DEAD, WILD
 from sequence_game.board import LAYOUT, WINDOW_CELLS, parse_cell
 from sequence_game.bots import Limit, PimcBot, make_bot
+from sequence_game.bots import heuristic as hb
 from sequence_game.bots.base import reveal_truth
+from sequence_game.bots.heuristic import HeuristicBot
+from sequence_game.bots.mcts import _spent
 from sequence_game.bots.pimc import _batch_size
 from sequence_game.cards import parse_card
 from sequence_game.fast.pimc import GREEDY, HEURISTIC, INFERRING, LITE, RANDOM, candidate_values, world_rows
@@ -181,6 +184,33 @@ def test_the_heuristic_play_stands_unless_another_is_clearly_better() -> None:
     assert PimcBot._choose([[-1.0], [1.0]], 0.0) == 1  # ... but decides in oracle mode
 
 
+def test_the_tuned_ranking_scores_plays_as_the_heuristic_with_the_tuned_numbers() -> None:
+    """``rank="tuned"``: the candidates and the play kept are those of ``HeuristicBot`` with
+    the tuned numbers (:data:`~sequence_game.bots.heuristic.TUNED` and its costs): wherever
+    the ranking's best play has no tie, it is that bot's choice."""
+    reference = HeuristicBot(
+        seed=1,
+        weights=hb.TUNED,
+        jack_costs=hb.TUNED_JACK_COSTS,
+        threat_weight=hb.TUNED_THREAT_WEIGHT,
+        reach=hb.TUNED_REACH,
+    )
+    bot = PimcBot(seed=1, rank="tuned")
+    checked = 0
+    for seed in range(12):
+        state = random_position(GameConfig(players=2), seed, turns=6 + 2 * seed)
+        view = state.view(state.current_seat)
+        acts = [a for a in view.legal_actions if a < DEAD]
+        if state.is_terminal() or any(view.penalty_due) or len(acts) < 2:
+            continue
+        scores, costs = bot._scores(view, acts)
+        net = sorted((scores[a] - _spent(a, costs), a) for a in acts)
+        if net[-1][0] - net[-2][0] > 1e-6:
+            assert reference.select_action(view) == net[-1][1]
+            checked += 1
+    assert checked >= 5
+
+
 def test_jack_candidates_join_the_heuristics_best_plays() -> None:
     # R5.2 placements (0-99), two-eyed jack plays (100-199), one-eyed removals (200-299), best first
     order = [12, 45, 150, 7, 63, 111, 230, 250, 99]
@@ -229,11 +259,12 @@ def test_pruning_spends_the_budget_on_the_plays_still_in_contention() -> None:
     "text,match",
     [
         ("pimc(width=0)", "width"),
-        ("pimc(policy=5)", "policy"),
+        ("pimc(policy=6)", "policy"),
+        ("pimc(rank='greedy')", "rank"),
         ("pimc(horizon=0)", "horizon"),
         ("pimc(prune=-1)", "prune"),
         ("pimc(jacks=-1)", "jacks"),
-        ("pimc(opponents=5)", "opponents"),
+        ("pimc(opponents=6)", "opponents"),
         ("pimc(policy=0, opponents=3)", "every seat or none"),
     ],
 )
@@ -264,7 +295,7 @@ def test_oracle_mode_is_a_measurement_tool_that_plays_from_the_truth() -> None:
 
 def test_the_expert_reads_hands_at_2_players_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """The expert level is ``pimc`` with the reading, at 2 players (where it was fitted and gains);
-    with more players it deals its worlds as the plain ``pimc`` does, move for move."""
+    with more players it deals its worlds as ``pimc`` without the reading does, move for move."""
     from sequence_game.bots import EXPERT, level_spec, table_spec
     from sequence_game.bots.reading import HandReader
 
@@ -281,7 +312,7 @@ def test_the_expert_reads_hands_at_2_players_only(monkeypatch: pytest.MonkeyPatc
         config = GameConfig(players=players)
         states = [random_position(config, s, 12 + players) for s in range(3)]
         states = [s for s in states if not s.is_terminal() and not s.penalty_due]
-        expert, plain = make_bot("expert", seed=5), PimcBot(seed=5)
+        expert, plain = make_bot("expert", seed=5), PimcBot(seed=5, rank="tuned")
         for state in states:
             view = state.view(state.current_seat)
             move = expert.select_action(view, Limit(simulations=40))

@@ -119,6 +119,34 @@ def test_the_weights_are_the_python_heuristics() -> None:
         heuristic.REACH,
     )
     assert HeuristicBot.jack_keep == fh.JACK_KEEP
+    tuned = heuristic.TUNED
+    assert tuple(fh.TUNED_PARAMS) == (
+        *tuned.line,
+        *tuned.block,
+        tuned.centre,
+        *heuristic.TUNED_JACK_COSTS,
+        heuristic.TUNED_THREAT_WEIGHT,
+        *heuristic.TUNED_REACH,
+    )
+
+
+def test_the_tuned_policy_plays_the_tuned_numbers_with_inference() -> None:
+    """Policy :data:`~fh.TUNED` (a search's own seats) is :func:`fh.choose_params_with` on the
+    tuned numbers with inference, move for move and draw for draw, through whole games."""
+    moves = 0
+    for seed in range(3):
+        game = FastGame.from_state(new_game(GameConfig(players=2), seed=90 + seed), seed=seed)
+        row, twin = game.row.copy(), game.row.copy()
+        rs = np.array([k.seed_state(seed + 1)], dtype=np.uint64)
+        twin_rs = rs.copy()
+        iw, fw = fh.new_work()
+        while row[k.I_END] == k.END_NONE:
+            action = fh.choose_policy_with(row, rs, 0, iw, fw, fh.TUNED)
+            assert action == fh.choose_params_with(twin, twin_rs, 0, iw, fw, fh.TUNED_PARAMS, True)
+            k.apply(row, rs, 0, action)
+            k.apply(twin, twin_rs, 0, action)
+            moves += 1
+    assert moves > 100
 
 
 def test_window_tables_follow_the_rows_line_masks() -> None:

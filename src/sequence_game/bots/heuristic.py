@@ -61,6 +61,18 @@ TEAM_FOUR_BONUS: Final = 0.2
 """Our fours gain this fraction per team mate beyond the first seat."""
 REACH: Final = (1.0, 0.6, 0.2)
 """How reachable a space is (:func:`reach_table`): its card in our hand; a copy unseen; none left."""
+TUNED: Final = Weights(
+    line=(0.0, 1.355, 5.489, 13.96, 50.83, 727.6),
+    block=(0.0, 0.8759, 3.731, 10.69, 122.4, 0.0),
+    centre=2.336,
+)
+TUNED_JACK_COSTS: Final = (489.7, 288.6)
+TUNED_THREAT_WEIGHT: Final = 0.5999
+TUNED_REACH: Final = (1.0, 0.4581, 0.1125)
+"""The numbers a joint search over all of the heuristic's found (``scripts/tune_heuristic.py``):
+52.2% against the defaults over 5,000 games (``docs/bots.md``, tenth pass), too small a gain to
+move the ``hard`` level everyone measures against; the ``pimc`` bot ranks and rolls out its own
+plays with them (``rank="tuned"``, ``policy=5``)."""
 
 
 class HeuristicBot(OnePlyBot):

@@ -47,7 +47,18 @@ from ..cards import ONE_EYED, TWO_EYED
 from ..state import GameState
 from ..views import PlayerView
 from .base import Limit, Oracle, forced_action
-from .heuristic import ONE_EYED_SPEND, TWO_EYED_SPEND, WIN, HeuristicBot
+from .evaluation import Board
+from .heuristic import (
+    ONE_EYED_SPEND,
+    TUNED,
+    TUNED_JACK_COSTS,
+    TUNED_REACH,
+    TUNED_THREAT_WEIGHT,
+    TWO_EYED_SPEND,
+    WIN,
+    HeuristicBot,
+    score_plays,
+)
 from .mcts import Determinizer, TrueWorld, _play_scores, _spent, deadline_of
 from .planner import LENGTH_PENALTY
 from .reading import DEFAULT_MARGIN, HandReader
@@ -98,6 +109,7 @@ class PimcBot(Oracle):
         margin: float = DEFAULT_MARGIN,
         jack_weights: tuple[float, float] = (1.0, 1.0),
         reading_players: int = 12,
+        rank: str = "heuristic",
         threads: int = 1,
         default_limit: Limit = DEFAULT_LIMIT,
     ) -> None:
@@ -116,10 +128,10 @@ class PimcBot(Oracle):
                 raise ValueError(f"pimc: {what} must be at least {least}, not {value!r}")
         others = policy if opponents == -1 else opponents
         for what, value in (("policy", policy), ("opponents", others)):
-            if value not in (0, 1, 2, 3, 4):
+            if value not in (0, 1, 2, 3, 4, 5):
                 raise ValueError(
                     f"pimc: {what} is 0 (random rollouts), 1 (the heuristic), 2 (its lite form), 3 (the "
-                    f"heuristic with inference) or 4 (greedy), not {value!r}"
+                    f"heuristic with inference), 4 (greedy) or 5 (the tuned heuristic), not {value!r}"
                 )
         if (policy == 0) != (others == 0):
             raise ValueError("pimc: random rollouts (0) are for every seat or none: policy and opponents")
@@ -127,6 +139,8 @@ class PimcBot(Oracle):
             raise ValueError(f"pimc: jack_weights is two positive numbers, not {jack_weights!r}")
         if shuffle_draws and not oracle:
             raise ValueError("pimc: shuffle_draws calibrates the oracle: it needs oracle=True")
+        if rank not in RANKINGS:
+            raise ValueError(f"pimc: rank is one of {', '.join(RANKINGS)}, not {rank!r}")
         if hands not in TRUE_PARTS:
             raise ValueError(f"pimc: hands is one of {', '.join(TRUE_PARTS)}, not {hands!r}")
         if hands != "all" and not shuffle_draws:
@@ -144,7 +158,12 @@ class PimcBot(Oracle):
         lets the rollouts judge whether a jack is worth spending now."""
         self.policy = policy
         """Rollout policy: 1 the compiled heuristic on every seat, 2 its lite form, 3 the heuristic
-        with inference (the ``heuristic`` bot's default), 4 the ``greedy`` bot, 0 random play."""
+        with inference (the ``heuristic`` bot's default), 4 the ``greedy`` bot, 5 the heuristic
+        with inference and its tuned numbers, 0 random play."""
+        self.rank = rank
+        """Whose numbers rank the plays, pick the candidates and make the play kept unless the
+        rollouts say otherwise: the ``heuristic`` bot's or the ``tuned`` ones
+        (:data:`~.heuristic.TUNED`)."""
         self.opponents = others
         """The rollout policy of the other sides' seats: the search's model of its opponents
         (-1 given: ``policy``, everyone plays alike)."""
@@ -198,8 +217,7 @@ class PimcBot(Oracle):
             # a stuck hand (R5.5) or a table-talk fine (R6.1, which the compiled engine does not
             # play): the heuristic's discard
             return HeuristicBot(seed=self.rng.getrandbits(32)).select_action(view, limit)
-        scores = _play_scores(view, acts, self.inference)
-        costs = (TWO_EYED_SPEND, ONE_EYED_SPEND)
+        scores, costs = self._scores(view, acts)
         order = sorted(acts, key=lambda a: -(scores[a] - _spent(a, costs)))
         if scores[order[0]] - _spent(order[0], costs) >= WIN / 2:  # it wins now (R7.1)
             return order[0]
@@ -220,6 +238,23 @@ class PimcBot(Oracle):
         values = self._rollouts(view, cands, source, start, limit)
         exact = truth is not None and not self.shuffle_draws  # one true world: a rollout decides
         return cands[self._choose(values, 0.0 if exact else self.confidence)]
+
+    def _scores(self, view: PlayerView, acts: list[int]) -> tuple[dict[int, float], tuple[float, float]]:
+        """The ranking's score of each play before a jack's cost, and the jacks' costs."""
+        if self.rank == "heuristic":
+            return _play_scores(view, acts, self.inference), (TWO_EYED_SPEND, ONE_EYED_SPEND)
+        board = Board.of_view(view)
+        values = score_plays(
+            view,
+            board,
+            acts,
+            TUNED,
+            (0.0, 0.0),
+            threat_weight=TUNED_THREAT_WEIGHT,
+            reach=TUNED_REACH,
+            inference=self.inference,
+        )
+        return dict(zip(acts, values, strict=True)), TUNED_JACK_COSTS
 
     def candidates(self, order: list[int]) -> list[int]:
         """The plays to search, from the heuristic's ranking (best first): its ``width`` best,
@@ -299,6 +334,9 @@ class PimcBot(Oracle):
             return 0
         return best if _paired_lead(values[best], values[0]) >= confidence else 0
 
+
+RANKINGS: Final = ("heuristic", "tuned")
+"""The numbers that may rank a ``pimc`` bot's plays (``rank``)."""
 
 TRUE_PARTS: Final = ("all", "jacks", "cards")
 """What :class:`TrueHands` keeps true of the other hands: all of them, only their jacks (the other

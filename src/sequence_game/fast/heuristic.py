@@ -72,6 +72,9 @@ are ``fast.pimc``'s rollout policies, where 0 is random play."""
 GREEDY: Final = 4
 """Policy: :func:`choose_greedy`, the ``greedy`` bot (its weights, no hand, no jack costs): a
 model of a player who is not the heuristic, for the other seats of a search's rollouts."""
+TUNED: Final = 5
+"""Policy: the heuristic with inference playing the tuned numbers (:data:`TUNED_PARAMS`), a little
+stronger than the default: a search's rollouts of its own seats."""
 OPPONENT_STEP: Final = 0.15
 """``heuristic.opponent_weights``: each side later in the turn order weighs this much less."""
 GREEDY_LINE: Final = np.array([0.0, 1.0, 3.0, 9.0, 27.0, 200.0])
@@ -97,6 +100,21 @@ recompiling. These defaults are today's constants; the sequence value in the thr
 stays ``LINE[5]`` (``heuristic.threat_value`` uses ``HEURISTIC`` whatever the weights)."""
 GREEDY_PARAMS: Final = np.array([*GREEDY_LINE, *GREEDY_BLOCK, 0.0, 0.0, 0.0, 0.0, *REACH], dtype=np.float64)
 """The ``greedy`` bot's weights in the same layout (:func:`score_greedy` reads its lines and blocks)."""
+TUNED_PARAMS: Final = np.array(
+    [
+        *(0.0, 1.355, 5.489, 13.96, 50.83, 727.6),
+        *(0.0, 0.8759, 3.731, 10.69, 122.4, 0.0),
+        2.336,
+        489.7,
+        288.6,
+        0.5999,
+        *(1.0, 0.4581, 0.1125),
+    ],
+    dtype=np.float64,
+)
+"""The numbers the joint search of ``scripts/tune_heuristic.py`` found (``bots.heuristic.TUNED``,
+written out here because the fast package does not import ``bots``): 52.2% against the default
+numbers over 5,000 games (``docs/bots.md``, tenth pass). The :data:`TUNED` policy plays them."""
 
 # ------------------------------------------------------------------ tables (board)
 
@@ -1429,6 +1447,8 @@ def score_policy(s: np.ndarray, iw: np.ndarray, fw: np.ndarray, policy: int) -> 
         return score_lite(s, iw, fw)
     if policy == GREEDY:
         return score_greedy(s, iw, fw)
+    if policy == TUNED:
+        return _score(s, iw, fw, True, TUNED_PARAMS)
     return _score(s, iw, fw, policy == INFERRING, DEFAULT_PARAMS)
 
 
@@ -1445,13 +1465,15 @@ def _chosen(s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarra
 def choose_policy_with(
     s: np.ndarray, rs: np.ndarray, g: int, iw: np.ndarray, fw: np.ndarray, policy: int
 ) -> int:
-    """The action of ``policy`` (:data:`LITE`, :data:`FULL`, :data:`INFERRING`, :data:`GREEDY`)
+    """The action of ``policy`` (:data:`LITE`, :data:`FULL`, :data:`INFERRING`, :data:`GREEDY`, :data:`TUNED`)
     with the caller's scratch arrays (:func:`new_work`): no allocation, for kernels that run
     without Numba's runtime."""
     if policy == LITE:
         return _chosen(s, rs, g, iw, fw, score_lite(s, iw, fw))
     if policy == GREEDY:
         return _chosen(s, rs, g, iw, fw, score_greedy(s, iw, fw))
+    if policy == TUNED:
+        return _chosen(s, rs, g, iw, fw, _score(s, iw, fw, True, TUNED_PARAMS, True))
     return _chosen(s, rs, g, iw, fw, _score(s, iw, fw, policy == INFERRING, DEFAULT_PARAMS, True))
 
 

@@ -49,7 +49,11 @@ the ``heuristic`` bot's default: what the others' plays showed they lack)."""
 GREEDY: Final = h.GREEDY
 """Rollout policy: the ``greedy`` bot compiled (:func:`~.heuristic.choose_greedy`); as the other
 seats' model (``others``) it says how a search fares against a player who is not the heuristic."""
-POLICIES: Final = (RANDOM, HEURISTIC, LITE, INFERRING, GREEDY)
+TUNED: Final = h.TUNED
+"""Rollout policy: the heuristic with inference playing its tuned numbers (:data:`~.heuristic.TUNED_PARAMS`),
+a little stronger than :data:`INFERRING`: for a search's own seats, whose future play is stronger
+than the heuristic's."""
+POLICIES: Final = (RANDOM, HEURISTIC, LITE, INFERRING, GREEDY, TUNED)
 NO_HORIZON: Final = 2000
 """Turns after which a rollout stops unfinished (games end long before)."""
 
@@ -123,7 +127,7 @@ def candidate_values(
         if p not in POLICIES:
             raise ValueError(
                 f"rollout policy must be one of {POLICIES} (0 random, 1 heuristic, 2 lite, 3 inferring, "
-                f"4 greedy), not {p!r}"
+                f"4 greedy, 5 tuned), not {p!r}"
             )
     if (policy == RANDOM) != (others == RANDOM):
         raise ValueError("random rollouts are for every seat or none (policy and others both 0, or neither)")
