@@ -17,7 +17,10 @@ heuristic's inference (its default, exactly), ``2`` its cheap form, or ``0``, ra
 TRUE state instead of sampled worlds (with ``shuffle_draws=True``, the true hands and a random
 draw pile: what knowing the other hands is worth). ``reading`` deals the sampled worlds by what
 the other seats' last plays showed (:mod:`~sequence_game.bots.reading`), with ``jack_weights``
-for the jacks players keep (in games of at most ``reading_players``).
+for the jacks players keep (in games of at most ``reading_players``). ``rank="tuned"`` ranks the
+plays (the candidates, and the play kept unless beaten) with the heuristic's tuned numbers
+(:data:`~.heuristic.TUNED`), as the expert does; ``policy=5`` rolls the search's own seats out
+with them.
 
 The clock is honest: it starts before any work (the ranking included), worlds are evaluated in
 batches of at most half the time left at the rate measured so far, and none starts unless one
