@@ -66,6 +66,8 @@ from .heuristic import (
     HEURISTIC,
     ONE_EYED_COST,
     ONE_EYED_SPEND,
+    REACH,
+    THREAT_WEIGHT,
     TWO_EYED_COST,
     TWO_EYED_SPEND,
     WIN,
@@ -797,14 +799,24 @@ class MCTSBot(Oracle):
             n.value += values[side]
 
 
-def _play_scores(view: PlayerView, acts: list[int], inference: bool = True) -> dict[int, float]:
+def _play_scores(
+    view: PlayerView,
+    acts: list[int],
+    inference: bool = True,
+    weights: Weights = HEURISTIC,
+    threat_weight: float = THREAT_WEIGHT,
+    reach: tuple[float, float, float] = REACH,
+) -> dict[int, float]:
     """The heuristic bot's score of each R5.2 play among ``acts`` before what spending a jack
-    costs (:func:`_spent`): computed once, ranked under two sets of jack costs."""
+    costs (:func:`_spent`): computed once, ranked under two sets of jack costs. The other
+    numbers are the default heuristic's unless given (``pimc``'s tuned ranking)."""
     plays = [a for a in acts if a < DEAD]
     if not plays:
         return {}
     board = Board.of_view(view)
-    scores = score_plays(view, board, plays, HEURISTIC, (0.0, 0.0), inference=inference)
+    scores = score_plays(
+        view, board, plays, weights, (0.0, 0.0), threat_weight=threat_weight, reach=reach, inference=inference
+    )
     return dict(zip(plays, scores, strict=True))
 
 

@@ -50,9 +50,12 @@ from ..cards import ONE_EYED, TWO_EYED
 from ..state import GameState
 from ..views import PlayerView
 from .base import Limit, Oracle, forced_action
-from .evaluation import Board
+from .evaluation import Weights
 from .heuristic import (
+    HEURISTIC,
     ONE_EYED_SPEND,
+    REACH,
+    THREAT_WEIGHT,
     TUNED,
     TUNED_JACK_COSTS,
     TUNED_REACH,
@@ -60,7 +63,6 @@ from .heuristic import (
     TWO_EYED_SPEND,
     WIN,
     HeuristicBot,
-    score_plays,
 )
 from .mcts import Determinizer, TrueWorld, _play_scores, _spent, deadline_of
 from .planner import LENGTH_PENALTY
@@ -244,20 +246,8 @@ class PimcBot(Oracle):
 
     def _scores(self, view: PlayerView, acts: list[int]) -> tuple[dict[int, float], tuple[float, float]]:
         """The ranking's score of each play before a jack's cost, and the jacks' costs."""
-        if self.rank == "heuristic":
-            return _play_scores(view, acts, self.inference), (TWO_EYED_SPEND, ONE_EYED_SPEND)
-        board = Board.of_view(view)
-        values = score_plays(
-            view,
-            board,
-            acts,
-            TUNED,
-            (0.0, 0.0),
-            threat_weight=TUNED_THREAT_WEIGHT,
-            reach=TUNED_REACH,
-            inference=self.inference,
-        )
-        return dict(zip(acts, values, strict=True)), TUNED_JACK_COSTS
+        weights, costs, threat_weight, reach = RANKINGS[self.rank]
+        return _play_scores(view, acts, self.inference, weights, threat_weight, reach), costs
 
     def candidates(self, order: list[int]) -> list[int]:
         """The plays to search, from the heuristic's ranking (best first): its ``width`` best,
@@ -338,8 +328,12 @@ class PimcBot(Oracle):
         return best if _paired_lead(values[best], values[0]) >= confidence else 0
 
 
-RANKINGS: Final = ("heuristic", "tuned")
-"""The numbers that may rank a ``pimc`` bot's plays (``rank``)."""
+RANKINGS: Final[dict[str, tuple[Weights, tuple[float, float], float, tuple[float, float, float]]]] = {
+    "heuristic": (HEURISTIC, (TWO_EYED_SPEND, ONE_EYED_SPEND), THREAT_WEIGHT, REACH),
+    "tuned": (TUNED, TUNED_JACK_COSTS, TUNED_THREAT_WEIGHT, TUNED_REACH),
+}
+"""The numbers that may rank a ``pimc`` bot's plays (``rank``): weights, jack costs, threat
+weight and reach, the default heuristic's or the tuned ones."""
 
 TRUE_PARTS: Final = ("all", "jacks", "cards")
 """What :class:`TrueHands` keeps true of the other hands: all of them, only their jacks (the other
