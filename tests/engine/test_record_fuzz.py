@@ -133,7 +133,8 @@ def test_nesting_beyond_the_limit_is_malformed_at_any_depth_and_in_any_field(
     # a field the format does not define (so otherwise ignored), nested ``depth`` deep, in the
     # record itself, in its first action or in its result
     text = record.replace(field, '"extra": ' + opener * depth + "0" + closer * depth + ", " + field, 1)
-    level = 1 if field in ('"deck": ', '"players": ') else 2
+    # the levels the extra field sits at: the record (1), its result (2), its first action (3)
+    level = {'"deck": ': 1, '"players": ': 1, '"winner": ': 2, '"seat": ': 3}[field]
     assert answer(text) == ("malformed" if level + depth > MAX_DEPTH else "ok")
 
 
