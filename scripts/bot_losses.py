@@ -15,13 +15,16 @@ from collections import Counter
 from sequence_game import GameConfig, new_game
 from sequence_game.actions import DEAD, REMOVE, WILD
 from sequence_game.board import LAYOUT
-from sequence_game.bots import make_bot
+from sequence_game.bots import Limit, make_bot
 from sequence_game.bots.evaluation import Board, threats
 from sequence_game.cards import ONE_EYED, TWO_EYED
 
 
-def play(bot: str, vs: str, deal: int, bot_seat: int, stats: Counter[str]) -> None:
-    """One game; ``bot`` sits at ``bot_seat``. Adds its counts to ``stats``."""
+def play(
+    bot: str, vs: str, deal: int, bot_seat: int, stats: Counter[str], limit: Limit | None = None
+) -> None:
+    """One game; ``bot`` sits at ``bot_seat``, both bots given ``limit`` a move (each bot's own
+    default where ``None``). Adds its counts to ``stats``."""
     state = new_game(GameConfig(players=2), seed=deal)
     players = [make_bot(bot, deal), make_bot(vs, deal)]
     if bot_seat == 1:
@@ -33,7 +36,7 @@ def play(bot: str, vs: str, deal: int, bot_seat: int, stats: Counter[str]) -> No
     while not state.is_terminal():
         seat = state.current_seat
         view = state.view(seat)
-        action = players[seat].select_action(view)
+        action = players[seat].select_action(view, limit)
         who = "bot" if seat == bot_seat else "vs"
         if WILD <= action < REMOVE:
             stats[f"{who} two-eyed jacks spent"] += 1
@@ -83,11 +86,15 @@ def main() -> None:
     parser.add_argument("--vs", default="greedy")
     parser.add_argument("--deals", type=int, default=150)
     parser.add_argument("--seed", type=int, default=5000, help="the first deal's seed")
+    parser.add_argument(
+        "--simulations", type=int, default=None, help="a search bot's rollouts a move (its time default else)"
+    )
     args = parser.parse_args()
+    limit = None if args.simulations is None else Limit(simulations=args.simulations)
     stats: Counter[str] = Counter()
     for deal in range(args.seed, args.seed + args.deals):
         for bot_seat in (0, 1):
-            play(args.bot, args.vs, deal, bot_seat, stats)
+            play(args.bot, args.vs, deal, bot_seat, stats, limit)
     for key in sorted(stats):
         print(f"{key}: {stats[key]}")
 

@@ -40,3 +40,33 @@ def test_a_bot_whose_extra_is_missing_is_not_offered(without_numba: None) -> Non
     assert bots.table_spec("pimc") == "pimc"  # no level plays it here
     assert bots.make_bot("expert", seed=1).name == "mcts"
     assert bots.level_bots()["mcts"] == "expert"
+
+
+def test_the_bots_import_and_play_without_numpy() -> None:
+    """The engine and its one-ply bots need nothing beyond the standard library: with numpy and
+    Numba unimportable, ``sequence_game.bots`` imports, the heuristic plays, and building the
+    compiled search says which extra to install."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+class Blocked:
+    def find_spec(self, name, path, target=None):
+        if name.split('.')[0] in ('numpy', 'numba'):
+            raise ImportError('blocked: ' + name)
+sys.meta_path.insert(0, Blocked())
+from sequence_game import GameConfig, new_game
+from sequence_game.bots import PimcBot, make_bot
+state = new_game(GameConfig(players=2), seed=1)
+assert make_bot('heuristic', seed=1).select_action(state.view(state.current_seat)) in state.legal_actions()
+try:
+    PimcBot(seed=1)
+except ImportError as exc:
+    print(exc)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'sequence-game[fast]'" in done.stdout

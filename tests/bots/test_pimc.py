@@ -184,21 +184,29 @@ def test_the_heuristic_play_stands_unless_another_is_clearly_better() -> None:
     assert PimcBot._choose([[-1.0], [1.0]], 0.0) == 1  # ... but decides in oracle mode
 
 
-def test_the_tuned_ranking_scores_plays_as_the_heuristic_with_the_tuned_numbers() -> None:
+@pytest.mark.parametrize(
+    ("rank", "players"), [("tuned", 2), ("tuned", 3), ("tuned3", 2), ("table", 2), ("table", 3)]
+)
+def test_the_tuned_ranking_scores_plays_as_the_heuristic_with_the_tuned_numbers(
+    rank: str, players: int
+) -> None:
     """``rank="tuned"``: the candidates and the play kept are those of ``HeuristicBot`` with
-    the tuned numbers (:data:`~sequence_game.bots.heuristic.TUNED` and its costs): wherever
-    the ranking's best play has no tie, it is that bot's choice."""
+    the numbers tuned at 2 players (:data:`~sequence_game.bots.heuristic.TUNED` and its costs),
+    ``"tuned3"`` with those tuned at 3 (:data:`~sequence_game.bots.heuristic.TUNED_3P`), and
+    ``"table"`` with the 3-player ones where three sides play: wherever the ranking's best play has
+    no tie, it is that bot's choice."""
+    three = rank == "tuned3" or (rank == "table" and players == 3)
     reference = HeuristicBot(
         seed=1,
-        weights=hb.TUNED,
-        jack_costs=hb.TUNED_JACK_COSTS,
-        threat_weight=hb.TUNED_THREAT_WEIGHT,
-        reach=hb.TUNED_REACH,
+        weights=hb.TUNED_3P if three else hb.TUNED,
+        jack_costs=hb.TUNED_3P_JACK_COSTS if three else hb.TUNED_JACK_COSTS,
+        threat_weight=hb.TUNED_3P_THREAT_WEIGHT if three else hb.TUNED_THREAT_WEIGHT,
+        reach=hb.TUNED_3P_REACH if three else hb.TUNED_REACH,
     )
-    bot = PimcBot(seed=1, rank="tuned")
+    bot = PimcBot(seed=1, rank=rank)
     checked = 0
     for seed in range(12):
-        state = random_position(GameConfig(players=2), seed, turns=6 + 2 * seed)
+        state = random_position(GameConfig(players=players), seed, turns=6 + 2 * seed)
         view = state.view(state.current_seat)
         acts = [a for a in view.legal_actions if a < DEAD]
         if state.is_terminal() or any(view.penalty_due) or len(acts) < 2:
@@ -266,6 +274,12 @@ def test_pruning_spends_the_budget_on_the_plays_still_in_contention() -> None:
         ("pimc(jacks=-1)", "jacks"),
         ("pimc(opponents=6)", "opponents"),
         ("pimc(policy=0, opponents=3)", "every seat or none"),
+        ("pimc(posterior=-1)", "posterior"),
+        ("pimc(proposals=0)", "proposals"),
+        ("pimc(lookahead=-1)", "lookahead"),
+        ("pimc(lookahead_width=0)", "lookahead_width"),
+        ("pimc(lookahead=2, threads=2)", "one policy on every seat, in one thread"),
+        ("pimc(reading_model='random')", "reading_model"),
     ],
 )
 def test_bad_options_are_refused(text: str, match: str) -> None:
@@ -312,7 +326,7 @@ def test_the_expert_reads_hands_at_2_players_only(monkeypatch: pytest.MonkeyPatc
         config = GameConfig(players=players)
         states = [random_position(config, s, 12 + players) for s in range(3)]
         states = [s for s in states if not s.is_terminal() and not s.penalty_due]
-        expert, plain = make_bot("expert", seed=5), PimcBot(seed=5, rank="tuned")
+        expert, plain = make_bot("expert", seed=5), PimcBot(seed=5, rank="table")
         for state in states:
             view = state.view(state.current_seat)
             move = expert.select_action(view, Limit(simulations=40))
@@ -320,3 +334,61 @@ def test_the_expert_reads_hands_at_2_players_only(monkeypatch: pytest.MonkeyPatc
             if players > 2:
                 assert move == plain.select_action(view, Limit(simulations=40))
     assert reads and set(reads) == {2}
+
+
+def _heuristic_position(turns: int, seed: int = 11) -> GameState:
+    """A 2-player game of the ``heuristic`` bot against itself after ``turns`` turns."""
+    state = new_game(GameConfig(players=2), seed=seed)
+    bots = [make_bot("heuristic", seed=s) for s in range(2)]
+    while state.turn < turns and not state.is_terminal():
+        seat = state.current_seat
+        state.apply(bots[seat].select_action(state.view(seat)), seat)
+    return state
+
+
+def test_worlds_weighed_by_the_last_play_keep_the_view_and_favour_hands_that_explain_it() -> None:
+    """``posterior``: the worlds still give back the view, and the hands they rebuild for the other
+    seat's last play explain it better (a lower mean regret) than the worlds they were drawn from."""
+    from sequence_game.bots.mcts import Determinizer
+    from sequence_game.bots.posterior import PosteriorDealer
+    from sequence_game.bots.reading import HandReader
+    from sequence_game.fast.posterior import play_regrets
+
+    state = _heuristic_position(20)
+    seat = state.current_seat
+    view = state.view(seat)
+    rng = random.Random(3)
+    source = Determinizer(view, rng, True, HandReader(8, 0.0).read(view), (2.2, 2.8))
+    dealer = PosteriorDealer(source, view, rng, temperature=0.5, proposals=8)
+    assert [e[0] for e in dealer.evidence] == [1 - seat]
+    other, row, action, card, taken = dealer.evidence[0]
+
+    def mean_regret(worlds: list[GameState]) -> float:
+        size = len(worlds[0].hand(other)) - taken + 1
+        hands = np.array([[*w._hands[other][: size - 1], card] for w in worlds], dtype=np.int32)
+        return float(play_regrets(row, hands, other, action).mean())
+
+    weighed = dealer.sample_batch(32)
+    assert all(world.view(seat) == view for world in weighed)
+    drawn = [source.sample() for _ in range(256)]
+    assert mean_regret(weighed) <= mean_regret(drawn)
+    bot = PimcBot(seed=1, posterior=0.5)
+    assert bot.select_action(view, Limit(simulations=40)) in view.legal_actions
+
+
+def test_lookahead_rollouts_search_the_next_move_and_count_its_rollouts() -> None:
+    """``lookahead``: each world costs a candidate ``1 + lookahead * lookahead_width`` rollouts."""
+    from sequence_game.fast.lookahead import lookahead_values
+
+    state, cell = _winning_position()
+    other = next(a for a in state.legal_actions() if a not in (cell, WILD + cell) and a < 100)
+    values = lookahead_values(world_rows([state, state]), [1, 2], [cell, other], side=0, top=2, inner=2)
+    assert values[0].tolist() == [1.0, 1.0]
+    assert all(-1.0 <= v <= 1.0 for v in values[1])
+    position_ = _heuristic_position(16)
+    view = position_.view(position_.current_seat)
+    bot = PimcBot(seed=2, lookahead=2, lookahead_width=2)
+    assert bot.select_action(view, Limit(simulations=200)) in view.legal_actions
+    assert bot.last_simulations == bot.last_worlds * 4 * (1 + 2 * 2) <= 200
+    with pytest.raises(ValueError, match="top"):
+        lookahead_values(world_rows([state]), [1], [cell], side=0, top=0)

@@ -87,6 +87,48 @@ def test_heuristic_players_seldom_hold_what_the_reading_says_they_lack(players: 
     assert wrong <= read * 0.1, (wrong, read)
 
 
+def greedy_games(games: int) -> list[GameState]:
+    """Positions of games of ``heuristic`` (seat 0) against ``greedy`` (seat 1), 2 players."""
+    out = []
+    for g in range(games):
+        state = new_game(GameConfig(players=2), seed=300 + g)
+        bots = [make_bot("heuristic", seed=g), make_bot("greedy", seed=g)]
+        while not state.is_terminal():
+            out.append(state.copy())
+            seat = state.current_seat
+            state.apply(bots[seat].select_action(state.view(seat)), seat)
+    return out
+
+
+def test_a_greedy_players_hand_never_breaks_the_greedy_reading() -> None:
+    """A greedy player's choice depends on the board alone, so its reading is exact: in every
+    position its hand holds what the reading of its last plays allows."""
+    reader = HandReader(turns=8, margin=0.0, model="greedy")
+    read = 0
+    for state in greedy_games(2)[6:]:
+        if state.current_seat != 0:
+            continue
+        groups = reader.read(state.view(0))
+        if groups:
+            read += 1
+            assert over_the_limit(groups, 1, state.hand(1)) == 0
+    assert read > 20
+
+
+def test_the_greedy_reading_finds_that_a_greedy_player_spends_its_jacks() -> None:
+    """The cards a greedy player held since its last play exclude the two-eyed jacks: their best
+    placement beats almost any play it could have made instead."""
+    reader = HandReader(turns=1, margin=0.0, model="greedy")
+    with_jacks = 0
+    positions = [s for s in greedy_games(2)[10:] if s.current_seat == 0]
+    for state in positions:
+        groups = reader.read(state.view(0))
+        with_jacks += bool(groups) and groups[0].absent >= TWO_EYED
+    assert with_jacks > len(positions) / 2
+    with pytest.raises(ValueError, match="assumes one of heuristic, greedy"):
+        HandReader(model="random")
+
+
 def test_sampled_worlds_keep_the_oldest_cards_out_of_what_was_read() -> None:
     rng = random.Random(5)
     reader = HandReader(turns=4)

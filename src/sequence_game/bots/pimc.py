@@ -17,10 +17,19 @@ heuristic's inference (its default, exactly), ``2`` its cheap form, or ``0``, ra
 TRUE state instead of sampled worlds (with ``shuffle_draws=True``, the true hands and a random
 draw pile: what knowing the other hands is worth). ``reading`` deals the sampled worlds by what
 the other seats' last plays showed (:mod:`~sequence_game.bots.reading`), with ``jack_weights``
-for the jacks players keep (in games of at most ``reading_players``). ``rank="tuned"`` ranks the
-plays (the candidates, and the play kept unless beaten) with the heuristic's tuned numbers
-(:data:`~.heuristic.TUNED`), as the expert does; ``policy=5`` rolls the search's own seats out
-with them.
+for the jacks players keep (in games of at most ``reading_players``; ``reading_model="greedy"``
+reads them as a ``greedy`` player's). ``rank="tuned"`` ranks the plays (the candidates, and the
+play kept unless beaten) with the heuristic's numbers tuned at 2 players (:data:`~.heuristic.TUNED`),
+``rank="tuned3"`` with those tuned at 3 (:data:`~.heuristic.TUNED_3P`) and ``rank="table"`` with
+those of the table's kind (the 3-player ones where three sides play), as the expert does;
+``policy=5`` rolls the search's own seats out with the 2-player ones.
+
+Two calibrations, measured and off by default (``docs/bots.md``, twentieth pass): ``posterior=T``
+resamples the worlds by how well each explains the other seats' last plays
+(:mod:`~sequence_game.bots.posterior`), and ``lookahead=N`` searches the search side's next move
+inside every rollout over ``lookahead_width`` plays and ``N`` re-dealt worlds
+(:mod:`sequence_game.fast.lookahead`): a stronger continuation, at ``1 + N * lookahead_width``
+rollouts a candidate and world.
 
 The clock is honest: it starts before any work (the ranking included), worlds are evaluated in
 batches of at most half the time left at the rate measured so far, and none starts unless one
@@ -57,6 +66,10 @@ from .heuristic import (
     REACH,
     THREAT_WEIGHT,
     TUNED,
+    TUNED_3P,
+    TUNED_3P_JACK_COSTS,
+    TUNED_3P_REACH,
+    TUNED_3P_THREAT_WEIGHT,
     TUNED_JACK_COSTS,
     TUNED_REACH,
     TUNED_THREAT_WEIGHT,
@@ -66,7 +79,8 @@ from .heuristic import (
 )
 from .mcts import Determinizer, TrueWorld, _play_scores, _spent, deadline_of
 from .planner import LENGTH_PENALTY
-from .reading import DEFAULT_MARGIN, HandReader
+from .posterior import PosteriorDealer
+from .reading import DEFAULT_MARGIN, MODELS, HandReader
 
 DEFAULT_LIMIT: Final = Limit(seconds=1.0)
 FIRST_BATCH: Final = 2
@@ -114,7 +128,12 @@ class PimcBot(Oracle):
         margin: float = DEFAULT_MARGIN,
         jack_weights: tuple[float, float] = (1.0, 1.0),
         reading_players: int = 12,
+        reading_model: str = "heuristic",
         rank: str = "heuristic",
+        posterior: float = 0.0,
+        proposals: int = 4,
+        lookahead: int = 0,
+        lookahead_width: int = 3,
         threads: int = 1,
         default_limit: Limit = DEFAULT_LIMIT,
     ) -> None:
@@ -128,6 +147,10 @@ class PimcBot(Oracle):
             ("margin", margin, 0),
             ("reading_players", reading_players, 2),
             ("threads", threads, 1),
+            ("posterior", posterior, 0),
+            ("proposals", proposals, 1),
+            ("lookahead", lookahead, 0),
+            ("lookahead_width", lookahead_width, 1),
         ):
             if not value >= least:  # also refuses NaN
                 raise ValueError(f"pimc: {what} must be at least {least}, not {value!r}")
@@ -144,8 +167,12 @@ class PimcBot(Oracle):
             raise ValueError(f"pimc: jack_weights is two positive numbers, not {jack_weights!r}")
         if shuffle_draws and not oracle:
             raise ValueError("pimc: shuffle_draws calibrates the oracle: it needs oracle=True")
-        if rank not in RANKINGS:
-            raise ValueError(f"pimc: rank is one of {', '.join(RANKINGS)}, not {rank!r}")
+        if lookahead and (threads > 1 or others != policy):
+            raise ValueError("pimc: lookahead rolls out with one policy on every seat, in one thread")
+        if reading_model not in MODELS:
+            raise ValueError(f"pimc: reading_model is one of {', '.join(MODELS)}, not {reading_model!r}")
+        if rank not in (*RANKINGS, "table"):
+            raise ValueError(f"pimc: rank is one of {', '.join(RANKINGS)}, table, not {rank!r}")
         if hands not in TRUE_PARTS:
             raise ValueError(f"pimc: hands is one of {', '.join(TRUE_PARTS)}, not {hands!r}")
         if hands != "all" and not shuffle_draws:
@@ -167,8 +194,9 @@ class PimcBot(Oracle):
         with inference and its tuned numbers, 0 random play."""
         self.rank = rank
         """Whose numbers rank the plays, pick the candidates and make the play kept unless the
-        rollouts say otherwise: the ``heuristic`` bot's or the ``tuned`` ones
-        (:data:`~.heuristic.TUNED`)."""
+        rollouts say otherwise: the ``heuristic`` bot's, the ``tuned`` ones (:data:`~.heuristic.TUNED`,
+        tuned at 2 players), ``tuned3`` (:data:`~.heuristic.TUNED_3P`, at 3) or those tuned for
+        the ``table`` (the 3-player ones where three sides play)."""
         self.opponents = others
         """The rollout policy of the other sides' seats: the search's model of its opponents
         (-1 given: ``policy``, everyone plays alike)."""
@@ -186,7 +214,7 @@ class PimcBot(Oracle):
         """Whether sampled worlds use what the other seats' plays showed they did not hold."""
         self.oracle = oracle
         """Roll out in the TRUE state (revealed by the tournament): a measurement tool only."""
-        self.reader = HandReader(reading, margin) if reading else None
+        self.reader = HandReader(reading, margin, reading_model) if reading else None
         """Reads the other hands from their last ``reading`` plays (:mod:`.reading`), for the
         sampled worlds; ``None`` uses :mod:`.inference` alone."""
         self.jack_weights = (float(jack_weights[0]), float(jack_weights[1]))
@@ -201,6 +229,16 @@ class PimcBot(Oracle):
         calibration of what knowing the other hands (and only them) is worth."""
         self.true_part = hands
         """With ``shuffle_draws``, which part of the other hands stays true (:data:`TRUE_PARTS`)."""
+        self.posterior = posterior
+        """With a temperature above 0, the sampled worlds are resampled by how well they explain
+        the other seats' last plays under the heuristic (:mod:`.posterior`): ``exp(-regret / T)``."""
+        self.proposals = proposals
+        """Candidate worlds dealt per world kept, with ``posterior``."""
+        self.lookahead = lookahead
+        """With a number of worlds above 0, the search side's next move in every rollout is itself
+        searched over ``lookahead_width`` plays in that many re-dealt worlds
+        (:mod:`sequence_game.fast.lookahead`): a calibration of a stronger continuation."""
+        self.lookahead_width = lookahead_width
         self.threads = threads
         """Threads the rollouts of a batch of worlds are split among (the same values, sooner)."""
         self.default_limit = default_limit
@@ -230,12 +268,14 @@ class PimcBot(Oracle):
         if len(cands) == 1:
             return cands[0]
         truth = self.true_world(view) if self.oracle else None
-        source: Determinizer | TrueWorld
+        source: Determinizer | TrueWorld | PosteriorDealer
         if truth is None:
             reads = view.config.players <= self.reading_players
             held = self.reader.read(view) if self.reader is not None and reads else None
             weights = self.jack_weights if reads else (1.0, 1.0)
             source = Determinizer(view, self.rng, self.inference, held, weights)
+            if self.posterior > 0:
+                source = PosteriorDealer(source, view, self.rng, self.posterior, self.proposals)
         elif self.shuffle_draws:
             source = TrueHands(truth, self.rng, view.seat, self.true_part)
         else:
@@ -246,7 +286,10 @@ class PimcBot(Oracle):
 
     def _scores(self, view: PlayerView, acts: list[int]) -> tuple[dict[int, float], tuple[float, float]]:
         """The ranking's score of each play before a jack's cost, and the jacks' costs."""
-        weights, costs, threat_weight, reach = RANKINGS[self.rank]
+        rank = self.rank
+        if rank == "table":  # the numbers tuned for this table
+            rank = "tuned3" if view.config.sides == 3 else "tuned"
+        weights, costs, threat_weight, reach = RANKINGS[rank]
         return _play_scores(view, acts, self.inference, weights, threat_weight, reach), costs
 
     def candidates(self, order: list[int]) -> list[int]:
@@ -259,7 +302,12 @@ class PimcBot(Oracle):
         return cands
 
     def _rollouts(
-        self, view: PlayerView, cands: list[int], source: Determinizer | TrueWorld, start: float, limit: Limit
+        self,
+        view: PlayerView,
+        cands: list[int],
+        source: Determinizer | TrueWorld | PosteriorDealer,
+        start: float,
+        limit: Limit,
     ) -> list[list[float]]:
         """Per candidate, its rollout value in each world it met, in batches of worlds while the
         budget and the clock allow (at least one world). With ``prune``, a candidate that the best
@@ -271,32 +319,53 @@ class PimcBot(Oracle):
         values: list[list[float]] = [[] for _ in cands]
         active = list(range(len(cands)))
         worlds = spent = 0
+        cost = 1 + self.lookahead * self.lookahead_width  # rollouts a candidate costs in a world
         batch = FIRST_BATCH
         began = time.perf_counter()
         while len(active) > 1 or not worlds:
             now = time.perf_counter()
             rate = (now - began) / spent if spent else 0.0  # seconds a rollout, so far
-            n = _batch_size(batch, budget, spent, len(active), rate, deadline - now)
+            n = _batch_size(batch, budget, spent, len(active) * cost, rate, deadline - now)
             if n < 1:
                 break  # the rollout budget or the clock is spent
-            rows = self.fast.world_rows([source.sample() for _ in range(n)])
+            batch_worlds = (
+                source.sample_batch(n)
+                if isinstance(source, PosteriorDealer)
+                else [source.sample() for _ in range(n)]
+            )
+            rows = self.fast.world_rows(batch_worlds)
             seeds = [self.rng.getrandbits(63) for _ in range(n)]
             plays = [cands[i] for i in active]
-            out = self.fast.candidate_values(
-                rows,
-                seeds,
-                plays,
-                view.side,
-                self.policy,
-                self.horizon,
-                self.length_penalty,
-                self.threads,
-                self.opponents,
-            )
+            if self.lookahead:
+                from ..fast.lookahead import lookahead_values
+
+                out = lookahead_values(
+                    rows,
+                    seeds,
+                    plays,
+                    view.side,
+                    self.policy,
+                    self.lookahead_width,
+                    self.lookahead,
+                    self.horizon,
+                    self.length_penalty,
+                )
+            else:
+                out = self.fast.candidate_values(
+                    rows,
+                    seeds,
+                    plays,
+                    view.side,
+                    self.policy,
+                    self.horizon,
+                    self.length_penalty,
+                    self.threads,
+                    self.opponents,
+                )
             for i, row in zip(active, out.tolist(), strict=True):
                 values[i].extend(row)
             worlds += n
-            spent += n * len(active)
+            spent += n * len(active) * cost
             batch = min(2 * batch, MAX_BATCH)
             if self.prune and worlds >= MIN_PRUNE_WORLDS:
                 active = self._survivors(values, active, self.prune)
@@ -331,9 +400,12 @@ class PimcBot(Oracle):
 RANKINGS: Final[dict[str, tuple[Weights, tuple[float, float], float, tuple[float, float, float]]]] = {
     "heuristic": (HEURISTIC, (TWO_EYED_SPEND, ONE_EYED_SPEND), THREAT_WEIGHT, REACH),
     "tuned": (TUNED, TUNED_JACK_COSTS, TUNED_THREAT_WEIGHT, TUNED_REACH),
+    "tuned3": (TUNED_3P, TUNED_3P_JACK_COSTS, TUNED_3P_THREAT_WEIGHT, TUNED_3P_REACH),
 }
 """The numbers that may rank a ``pimc`` bot's plays (``rank``): weights, jack costs, threat
-weight and reach, the default heuristic's or the tuned ones."""
+weight and reach, the default heuristic's, those tuned at 2 players (:data:`~.heuristic.TUNED`)
+or at 3 (:data:`~.heuristic.TUNED_3P`). ``rank="table"`` (not a key here) takes the 3-player ones
+where three sides play and the 2-player ones elsewhere."""
 
 TRUE_PARTS: Final = ("all", "jacks", "cards")
 """What :class:`TrueHands` keeps true of the other hands: all of them, only their jacks (the other

@@ -25,14 +25,15 @@ only the public history of a view, so it is as fair as the view itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from ..actions import DEAD, REMOVE, WILD
+from ..actions import DEAD, DISCARD, REMOVE, WILD
 from ..board import CARD_MASK, PLAYABLE, cells_of
 from ..cards import JD, JH, NUM_CARDS, ONE_EYED, TWO_EYED, Card
-from ..views import PlayerView
-from .evaluation import Board
+from ..views import PlayerView, PublicEvent
+from .evaluation import GREEDY, Board, action_gain
 from .heuristic import HEURISTIC, ONE_EYED_SPEND, TWO_EYED_SPEND, score_plays
 from .inference import boards_before, taken_since
 
@@ -55,13 +56,26 @@ class HeldSince:
     absent: frozenset[Card]
 
 
+MODELS: Final = ("heuristic", "greedy")
+"""The players a reading may assume: one who plays about as the ``heuristic`` bot would, or one
+who plays as ``greedy`` does (the play of largest board gain, jacks spent as freely as any card)."""
+
+
 class HandReader:
     """Reads the other seats' hands from their recent plays, remembering each play's verdict (the
-    past does not change, so a game costs one reading per play)."""
+    past does not change, so a game costs one reading per play).
 
-    def __init__(self, turns: int = 3, margin: float = DEFAULT_MARGIN) -> None:
+    ``model`` is the player assumed (:data:`MODELS`). A ``greedy`` player's choice depends on the
+    board alone, so its reading is exact: every card it held when it played had no play of larger
+    board gain than the one made, jacks included, and no card of it was dead unless it exchanged
+    one that turn (R5.1: the bots always do)."""
+
+    def __init__(self, turns: int = 3, margin: float = DEFAULT_MARGIN, model: str = "heuristic") -> None:
+        if model not in MODELS:
+            raise ValueError(f"a hand reading assumes one of {', '.join(MODELS)}, not {model!r}")
         self.turns = turns
         self.margin = margin
+        self.model = model
         self._absent: dict[tuple[tuple[int, ...], ...], frozenset[Card]] = {}
 
     def read(self, view: PlayerView) -> list[HeldSince]:
@@ -91,7 +105,8 @@ class HandReader:
                 key = history[: i + 1]
                 absent = self._absent.get(key)
                 if absent is None:
-                    absent = self._absent[key] = self._absent_at(view, boards[i], seat, history[i])
+                    read = self._greedy_absent_at if self.model == "greedy" else self._absent_at
+                    absent = self._absent[key] = read(view, boards[i], seat, history, i)
                 union |= absent
                 chain.append(HeldSince(seat, held, union))
             # newest-first counts -> groups: held since play k but not since the older play k+1
@@ -102,11 +117,33 @@ class HandReader:
             out.extend(g for g in reversed(groups) if g.held > 0)
         return out
 
+    def _greedy_absent_at(
+        self, view: PlayerView, board: Board, seat: int, history: Sequence[PublicEvent], i: int
+    ) -> frozenset[Card]:
+        """For a ``greedy`` player: the cards with a play of more board gain on ``board`` than the
+        play made at ``history[i]``, and the dead cards there unless the seat exchanged one that turn."""
+        action, played = history[i][1], history[i][2]
+        side = seat % view.config.sides
+        made = action_gain(board, side, action, GREEDY)
+        exchanged = i > 0 and history[i - 1][0] == seat and DEAD <= history[i - 1][1] < DISCARD
+        absent: set[Card] = set()
+        for card in KINDS:
+            options = card_plays(board, side, card)
+            if not options:
+                if not exchanged and card not in TWO_EYED | ONE_EYED and card != played:
+                    absent.add(card)  # dead (R5.1): it would have been exchanged first
+                continue
+            if card == played:
+                continue
+            if max(action_gain(board, side, a, GREEDY) for a in options) > made + self.margin + 1e-9:
+                absent.update(TWO_EYED if card in TWO_EYED else ONE_EYED if card in ONE_EYED else (card,))
+        return frozenset(absent)
+
     def _absent_at(
-        self, view: PlayerView, board: Board, seat: int, event: tuple[int, ...]
+        self, view: PlayerView, board: Board, seat: int, history: Sequence[PublicEvent], i: int
     ) -> frozenset[Card]:
         """The cards whose best play on ``board`` beats the seat's actual play by ``margin``."""
-        action, played = event[1], event[2]
+        action, played = history[i][1], history[i][2]
         if action >= WILD:
             # a jack is spent for what the rest of the hand makes of the play (threats it can fill
             # later), which a guessed hand cannot score: nothing is read from it

@@ -107,15 +107,7 @@ class FastGame:
             end = k.END_SEQUENCES if outcome.termination is Termination.SEQUENCES else k.END_STUCK
             winner = -1 if outcome.winner is None else outcome.winner
         history = state._history
-        last_cell = -1
-        for event in reversed(history):  # the latest chip placed or removed (observations)
-            if event[0] >= 0 and event[1] < DEAD:
-                last_cell = event[1] % NUM_CELLS
-                break
-        spec = [
-            config.players,
-            config.sides,
-            config.sequences_to_win,
+        head = (
             state.seat_to_play,
             int(state.dead_card_exchanged),
             state.turn,
@@ -123,28 +115,10 @@ class FastGame:
             end,
             winner,
             max(state.dealer, 0),
-            last_cell,
-        ]
-        for side in range(config.sides):
-            spec += state.chips(side).to_bytes(k.MASK_BYTES, "little")
-        spec += state.locked.to_bytes(k.MASK_BYTES, "little")
-        for windows in state._seqs:  # declared order, as the view shows it
-            spec.append(len(windows))
-            spec += windows
-        for hand in state._hands:
-            spec.append(len(hand))
-            spec += sorted(hand)
-        pile = state._deck  # the hidden draw pile, top card last (as here): a search's own world
-        spec.append(len(pile))
-        spec += pile
-        for discards in state._discards:
-            spec.append(len(discards))
-            spec += discards
-        actions = [e for e in history[-4 * k.LOG_SIZE :] if e[0] >= 0][-k.LOG_SIZE :]
-        spec.append(len(actions))
-        for event in actions:
-            spec += event[:2]
-        k.load_position(game.row, np.array(spec, dtype=np.int32))
+        )
+        parts = (state._hands, state._deck, state._discards)
+        spec = position_spec(config, head, state._chips, state.locked, state._seqs, parts, history)
+        k.load_position(game.row, spec)
         return game
 
     def copy(self) -> FastGame:
@@ -312,6 +286,48 @@ class FastGame:
         limit = (1 << 31) - 1 if max_turns is None else min(max_turns, (1 << 31) - 1)
         k.playout(self.row, self.rng, 0, limit)
         return self.outcome()
+
+
+def position_spec(
+    config: GameConfig,
+    head: tuple[int, int, int, int, int, int, int],
+    chips: Sequence[int],
+    locked: int,
+    seqs: Sequence[Sequence[int]],
+    parts: tuple[Sequence[Sequence[Card]], Sequence[Card], Sequence[Sequence[Card]]],
+    history: Sequence[tuple[int, ...]],
+) -> np.ndarray:
+    """The flat spec :func:`~.kernels.load_position` reads: ``head`` (seat to play, dead card
+    exchanged, turn, stuck run, end, winner, dealer), per side its chips, the locked chips, the
+    declared windows, ``parts`` (per seat its hand, the draw pile top card last, per seat its
+    discard pile) and the latest actions of ``history``. A position need not be a whole game's:
+    a search rebuilds a past one from the public history (:mod:`.posterior`)."""
+    last_cell = -1
+    for event in reversed(history):  # the latest chip placed or removed (observations)
+        if event[0] >= 0 and event[1] < DEAD:
+            last_cell = event[1] % NUM_CELLS
+            break
+    spec = [config.players, config.sides, config.sequences_to_win, *head, last_cell]
+    for side in range(config.sides):
+        spec += chips[side].to_bytes(k.MASK_BYTES, "little")
+    spec += locked.to_bytes(k.MASK_BYTES, "little")
+    for windows in seqs:  # declared order, as the view shows it
+        spec.append(len(windows))
+        spec += windows
+    hands, pile, discards = parts
+    for hand in hands:
+        spec.append(len(hand))
+        spec += sorted(hand)
+    spec.append(len(pile))  # the hidden draw pile, top card last (as here): a search's own world
+    spec += pile
+    for pile_ in discards:
+        spec.append(len(pile_))
+        spec += pile_
+    actions = [e for e in history[-4 * k.LOG_SIZE :] if e[0] >= 0][-k.LOG_SIZE :]
+    spec.append(len(actions))
+    for event in actions:
+        spec += event[:2]
+    return np.array(spec, dtype=np.int32)
 
 
 def _mask(cells: np.ndarray) -> int:
