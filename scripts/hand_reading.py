@@ -112,11 +112,7 @@ def main() -> int:
             overlap[names[0]] += sum(true.values())
             natural[names[0]] += sum(n for c, n in true.items() if c not in jacks)
             for name, dealer in zip(names[1:], dealers, strict=True):
-                if isinstance(dealer, PosteriorDealer):
-                    worlds = dealer.sample_batch(args.samples)
-                else:
-                    worlds = [dealer.sample() for _ in range(args.samples)]
-                for world in worlds:
+                for world in dealer.sample_batch(args.samples):
                     hand = Counter(world.hand(other))
                     common = hand & true
                     two[name] += sum(n for c, n in hand.items() if c in TWO_EYED) / args.samples

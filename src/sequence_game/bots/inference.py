@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ..actions import DEAD, DRAW, REMOVE, WILD
+from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD
 from ..board import LAYOUT
 from ..cards import TWO_EYED, Card
 from ..views import PlayerView, PublicEvent
@@ -81,6 +81,12 @@ def boards_before(view: PlayerView, wanted: Collection[int]) -> dict[int, Board]
         if event[0] >= 0 and event[1] < DEAD:
             board = board.after(event[1], event[0] % sides)
     return out if board.chips == tuple(view.chips) else None
+
+
+def exchanged_before(history: Sequence[PublicEvent], i: int) -> bool:
+    """Whether the seat that made ``history[i]`` exchanged a dead card (R5.1) just before it, in
+    the same turn: then a dead card in its hand at that play says nothing against the play."""
+    return i > 0 and history[i - 1][0] == history[i][0] and DEAD <= history[i - 1][1] < DISCARD
 
 
 def taken_since(history: Sequence[PublicEvent], i: int, seat: int, auto: bool) -> int:

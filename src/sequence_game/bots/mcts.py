@@ -367,6 +367,11 @@ class Determinizer:
         """``1 / weight`` per weighted card: the exponent of its sampling key (only these pay for
         a power; ``u ** 1.0`` is ``u``)."""
 
+    def sample_batch(self, n: int) -> list[GameState]:
+        """``n`` worlds at once: the interface a batch of rollouts asks every world source for
+        (:class:`~sequence_game.bots.posterior.PosteriorDealer` weighs a batch together)."""
+        return [self.sample() for _ in range(n)]
+
     def sample(self) -> GameState:
         view, rng = self.view, self.rng
         if self.template is not None:  # manual draws: rare, take the exact sampler
@@ -458,6 +463,10 @@ class TrueWorld:
 
     def sample(self) -> GameState:
         return self.truth.copy()
+
+    def sample_batch(self, n: int) -> list[GameState]:
+        """``n`` worlds at once, as :meth:`Determinizer.sample_batch`."""
+        return [self.sample() for _ in range(n)]
 
 
 #: Stop this far before a time limit: the last simulation started before the deadline must end

@@ -328,12 +328,7 @@ class PimcBot(Oracle):
             n = _batch_size(batch, budget, spent, len(active) * cost, rate, deadline - now)
             if n < 1:
                 break  # the rollout budget or the clock is spent
-            batch_worlds = (
-                source.sample_batch(n)
-                if isinstance(source, PosteriorDealer)
-                else [source.sample() for _ in range(n)]
-            )
-            rows = self.fast.world_rows(batch_worlds)
+            rows = self.fast.world_rows(source.sample_batch(n))
             seeds = [self.rng.getrandbits(63) for _ in range(n)]
             plays = [cands[i] for i in active]
             if self.lookahead:

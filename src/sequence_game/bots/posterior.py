@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from ..actions import DEAD, DRAW
 from ..state import GameState
 from ..views import PlayerView
-from .inference import boards_before, taken_since
+from .inference import boards_before, exchanged_before, taken_since
 from .mcts import Determinizer
 
 if TYPE_CHECKING:  # numpy comes with the fast extra: imported where a dealer is used, not here
@@ -68,12 +68,10 @@ def past_row(view: PlayerView, i: int) -> np.ndarray:
     for later in view.history[i:]:
         if later[0] >= 0 and later[1] < DRAW:
             piles[later[0]].pop()
-    before = view.history[:i]
-    dead_done = bool(before) and before[-1][0] == mover and DEAD <= before[-1][1] < DEAD + 52
     hands = [[0] * size for size in view.hand_sizes]
-    head = (mover, int(dead_done), i, 0, k.END_NONE, -1, 0)
+    head = (mover, int(exchanged_before(view.history, i)), i, 0, k.END_NONE, -1, 0)
     parts = (hands, [0] * view.deck_size, piles)
-    spec = position_spec(view.config, head, board.chips, board.locked, board.windows, parts, before)
+    spec = position_spec(view.config, head, board.chips, board.locked, board.windows, parts, view.history[:i])
     row = np.empty(k.ROW, dtype=np.int32)
     k.load_position(row, spec)
     return row

@@ -29,13 +29,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from ..actions import DEAD, DISCARD, REMOVE, WILD
+from ..actions import DEAD, REMOVE, WILD
 from ..board import CARD_MASK, PLAYABLE, cells_of
 from ..cards import JD, JH, NUM_CARDS, ONE_EYED, TWO_EYED, Card
 from ..views import PlayerView, PublicEvent
 from .evaluation import GREEDY, Board, action_gain
 from .heuristic import HEURISTIC, ONE_EYED_SPEND, TWO_EYED_SPEND, score_plays
-from .inference import boards_before, taken_since
+from .inference import boards_before, exchanged_before, taken_since
 
 DEFAULT_MARGIN: Final = 10.0
 """How much better (in the heuristic's points: a new four is worth about 50, blocking one 140) a
@@ -125,7 +125,7 @@ class HandReader:
         action, played = history[i][1], history[i][2]
         side = seat % view.config.sides
         made = action_gain(board, side, action, GREEDY)
-        exchanged = i > 0 and history[i - 1][0] == seat and DEAD <= history[i - 1][1] < DISCARD
+        exchanged = exchanged_before(history, i)
         absent: set[Card] = set()
         for card in KINDS:
             options = card_plays(board, side, card)

@@ -22,6 +22,7 @@ from ..cards import DECK_SIZE
 from . import heuristic as h
 from . import kernels as k
 from .compile import ensure_compiled
+from .pimc import rollout_value
 
 MAX_TOP = 8
 
@@ -54,15 +55,6 @@ def _redeal(s: np.ndarray, rs: np.ndarray, seat: int, pool: np.ndarray) -> None:
     for j in range(s[k.I_DECKLEN]):
         s[k.O_DECK + j] = pool[n]
         n += 1
-
-
-@k.kernel
-def _value(s: np.ndarray, side: int, start: int, length_penalty: float) -> float:
-    winner = k.outcome(s)
-    if winner < 0:
-        return 0.0
-    length = length_penalty * (s[k.I_TURN] - start)
-    return float(1.0 - length if winner == side else -1.0 + length)
 
 
 @k.kernel
@@ -102,7 +94,6 @@ def _searched_move(
                     best = i
         plays[j] = iw[h.I_PLAYS + best]
     seat = s[k.I_SEAT]
-    start = s[k.I_TURN]
     for j in range(m):
         sums[j] = 0.0
     for w in range(inner):
@@ -116,7 +107,7 @@ def _searched_move(
             rs[0] = stream
             k.apply(play_row, rs, 0, plays[j])
             h.playout_sides_with(play_row, rs, 0, stop, iw, fw, policy, side, policy)
-            values[w * MAX_TOP + j] = _value(play_row, side, start, 0.0)
+            values[w * MAX_TOP + j] = rollout_value(k.outcome(play_row), side, 0, 0.0)
             sums[j] += values[w * MAX_TOP + j]
     pick = 0
     for j in range(1, m):
@@ -190,7 +181,7 @@ def _lookahead_values(
                 rs[0] = seeds[w] ^ np.uint64(0x9E3779B97F4A7C15)
                 k.apply(s, rs, 0, move)
             h.playout_sides_with(s, rs, 0, stop, iw, fw, policy, side, policy)
-            out[c, w] = _value(s, side, start, length_penalty)
+            out[c, w] = rollout_value(k.outcome(s), side, s[k.I_TURN] - start, length_penalty)
 
 
 def lookahead_values(

@@ -58,6 +58,16 @@ NO_HORIZON: Final = 2000
 """Turns after which a rollout stops unfinished (games end long before)."""
 
 
+@k.inline_kernel
+def rollout_value(winner: int, side: int, turns: int, length_penalty: float) -> float:
+    """What a rollout's end is worth to ``side``: +1 (less ``length_penalty`` a turn of the
+    ``turns`` it took) for a win, -1 (plus as much) for a loss, 0 for a drawn or unfinished game."""
+    if winner < 0:
+        return 0.0
+    length = length_penalty * turns
+    return 1.0 - length if winner == side else -1.0 + length
+
+
 @k.allocating_kernel
 def _candidate_values(
     worlds: np.ndarray,
@@ -90,11 +100,7 @@ def _candidate_values(
                 winner = k.playout(s, rs, 0, stop)
             else:
                 winner = h.playout_sides_with(s, rs, 0, stop, iw, fw, policy, side, others)
-            if winner >= 0:
-                length = length_penalty * (s[k.I_TURN] - start)
-                out[c, w] = 1.0 - length if winner == side else -1.0 + length
-            else:
-                out[c, w] = 0.0
+            out[c, w] = rollout_value(winner, side, s[k.I_TURN] - start, length_penalty)
 
 
 def world_rows(worlds: Sequence[GameState]) -> np.ndarray:
