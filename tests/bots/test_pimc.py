@@ -280,6 +280,8 @@ def test_pruning_spends_the_budget_on_the_plays_still_in_contention() -> None:
         ("pimc(lookahead_width=0)", "lookahead_width"),
         ("pimc(lookahead=2, threads=2)", "one policy on every seat, in one thread"),
         ("pimc(reading_model='random')", "reading_model"),
+        ("pimc(two_player_width=-1)", "two_player_width"),
+        ("pimc(two_player_confidence=-0.5)", "two_player_confidence"),
     ],
 )
 def test_bad_options_are_refused(text: str, match: str) -> None:
@@ -334,6 +336,28 @@ def test_the_expert_reads_hands_at_2_players_only(monkeypatch: pytest.MonkeyPatc
             if players > 2:
                 assert move == plain.select_action(view, Limit(simulations=40))
     assert reads and set(reads) == {2}
+
+
+def test_a_two_player_table_searches_its_own_width_and_confidence() -> None:
+    """``two_player_width`` and ``two_player_confidence`` replace ``width`` and ``confidence`` at a
+    2-player table only (the expert searches 8 plays there, 4 elsewhere): a budget of rollouts buys
+    ``rollouts // candidates`` worlds."""
+    from sequence_game.bots import EXPERT
+
+    assert "two_player_width=8" in EXPERT and "two_player_confidence=0.5" in EXPERT
+    bot = PimcBot(seed=2, width=3, two_player_width=6, two_player_confidence=0.5)
+    assert (bot.width, bot.two_player_width, bot.confidence, bot.two_player_confidence) == (3, 6, 1.0, 0.5)
+    assert PimcBot(seed=2, confidence=2.0).two_player_confidence == 2.0  # -1: as confidence
+    assert PimcBot(seed=2, width=5).two_player_width == 5  # 0: as width
+    for players, width in ((2, 6), (3, 3), (4, 3)):
+        state = (
+            _heuristic_position(14) if players == 2 else random_position(GameConfig(players=players), 4, 16)
+        )
+        view = state.view(state.current_seat)
+        assert len([a for a in view.legal_actions if a < DEAD]) > 6
+        move = bot.select_action(view, Limit(simulations=60))
+        assert move in state.legal_actions(state.current_seat)
+        assert (bot.last_worlds, bot.last_simulations) == (60 // width, 60 // width * width)
 
 
 def _heuristic_position(turns: int, seed: int = 11) -> GameState:

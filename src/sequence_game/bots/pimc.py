@@ -18,7 +18,9 @@ TRUE state instead of sampled worlds (with ``shuffle_draws=True``, the true hand
 draw pile: what knowing the other hands is worth). ``reading`` deals the sampled worlds by what
 the other seats' last plays showed (:mod:`~sequence_game.bots.reading`), with ``jack_weights``
 for the jacks players keep (in games of at most ``reading_players``; ``reading_model="greedy"``
-reads them as a ``greedy`` player's). ``rank="tuned"`` ranks the plays (the candidates, and the
+reads them as a ``greedy`` player's). ``two_player_width`` and ``two_player_confidence`` search
+another number of plays, on another margin, at a 2-player table (the expert: 8 plays, half a
+standard error). ``rank="tuned"`` ranks the plays (the candidates, and the
 play kept unless beaten) with the heuristic's numbers tuned at 2 players (:data:`~.heuristic.TUNED`),
 ``rank="tuned3"`` with those tuned at 3 (:data:`~.heuristic.TUNED_3P`) and ``rank="table"`` with
 those of the table's kind (the 3-player ones where three sides play), as the expert does;
@@ -128,6 +130,8 @@ class PimcBot(Oracle):
         margin: float = DEFAULT_MARGIN,
         jack_weights: tuple[float, float] = (1.0, 1.0),
         reading_players: int = 12,
+        two_player_width: int = 0,
+        two_player_confidence: float = -1.0,
         reading_model: str = "heuristic",
         rank: str = "heuristic",
         posterior: float = 0.0,
@@ -147,6 +151,7 @@ class PimcBot(Oracle):
             ("margin", margin, 0),
             ("reading_players", reading_players, 2),
             ("threads", threads, 1),
+            ("two_player_width", two_player_width, 0),
             ("posterior", posterior, 0),
             ("proposals", proposals, 1),
             ("lookahead", lookahead, 0),
@@ -177,6 +182,10 @@ class PimcBot(Oracle):
             raise ValueError(f"pimc: hands is one of {', '.join(TRUE_PARTS)}, not {hands!r}")
         if hands != "all" and not shuffle_draws:
             raise ValueError("pimc: hands calibrates the oracle's hands: it needs shuffle_draws=True")
+        if not (two_player_confidence >= 0 or two_player_confidence == -1):
+            raise ValueError(
+                f"pimc: two_player_confidence is at least 0, or -1 for confidence, not {two_player_confidence!r}"
+            )
         if not 0.0 <= length_penalty < 0.01:
             raise ValueError(f"pimc: length_penalty must be in [0, 0.01), not {length_penalty!r}")
         self.fast = _fast_pimc()
@@ -221,6 +230,12 @@ class PimcBot(Oracle):
         """How much likelier a two-eyed and a one-eyed jack are than another card among the cards a
         seat has held since a play read by ``reading`` (players keep their jacks)."""
         self.reading_players = reading_players
+        self.two_player_width = two_player_width or width
+        """Candidates at a 2-player table (0 given: ``width``). With the tuned ranking, the plays
+        it ranks fifth to eighth hold much of what a second's worlds can find: the expert searches
+        8 there (``docs/bots.md``, twenty-first pass); at 3 and 4 players it was measured with 4."""
+        self.two_player_confidence = confidence if two_player_confidence == -1 else two_player_confidence
+        """``confidence`` at a 2-player table (-1 given: ``confidence``)."""
         """The reading and the jack weights are used in games of at most this many players: they
         were fitted on 2-player games and gain there, while at 3 and 4 players they did not help
         (``docs/bots.md``, fourteenth pass), so the expert reads at 2 only."""
@@ -264,7 +279,8 @@ class PimcBot(Oracle):
         order = sorted(acts, key=lambda a: -(scores[a] - _spent(a, costs)))
         if scores[order[0]] - _spent(order[0], costs) >= WIN / 2:  # it wins now (R7.1)
             return order[0]
-        cands = self.candidates(order)
+        duel = view.config.players == 2
+        cands = self.candidates(order, self.two_player_width if duel else self.width)
         if len(cands) == 1:
             return cands[0]
         truth = self.true_world(view) if self.oracle else None
@@ -282,7 +298,8 @@ class PimcBot(Oracle):
             source = TrueWorld(truth)
         values = self._rollouts(view, cands, source, start, limit)
         exact = truth is not None and not self.shuffle_draws  # one true world: a rollout decides
-        return cands[self._choose(values, 0.0 if exact else self.confidence)]
+        confidence = self.two_player_confidence if duel else self.confidence
+        return cands[self._choose(values, 0.0 if exact else confidence)]
 
     def _scores(self, view: PlayerView, acts: list[int]) -> tuple[dict[int, float], tuple[float, float]]:
         """The ranking's score of each play before a jack's cost, and the jacks' costs."""
@@ -292,10 +309,11 @@ class PimcBot(Oracle):
         weights, costs, threat_weight, reach = RANKINGS[rank]
         return _play_scores(view, acts, self.inference, weights, threat_weight, reach), costs
 
-    def candidates(self, order: list[int]) -> list[int]:
-        """The plays to search, from the heuristic's ranking (best first): its ``width`` best,
-        then its ``jacks`` best two-eyed and ``jacks`` best one-eyed jack plays not among them."""
-        cands = order[: self.width]
+    def candidates(self, order: list[int], width: int | None = None) -> list[int]:
+        """The plays to search, from the heuristic's ranking (best first): its ``width`` best (the
+        bot's own unless given), then its ``jacks`` best two-eyed and ``jacks`` best one-eyed jack
+        plays not among them."""
+        cands = order[: self.width if width is None else width]
         for lo in (WILD, REMOVE) if self.jacks else ():
             kind = [a for a in order if lo <= a < lo + 100 and a not in cands]
             cands.extend(kind[: self.jacks])
