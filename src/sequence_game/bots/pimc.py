@@ -230,15 +230,15 @@ class PimcBot(Oracle):
         """How much likelier a two-eyed and a one-eyed jack are than another card among the cards a
         seat has held since a play read by ``reading`` (players keep their jacks)."""
         self.reading_players = reading_players
+        """The reading and the jack weights are used in games of at most this many players: they
+        were fitted on 2-player games and gain there, while at 3 and 4 players they did not help
+        (``docs/bots.md``, fourteenth pass), so the expert reads at 2 only."""
         self.two_player_width = two_player_width or width
         """Candidates at a 2-player table (0 given: ``width``). With the tuned ranking, the plays
         it ranks fifth to eighth hold much of what a second's worlds can find: the expert searches
         8 there (``docs/bots.md``, twenty-first pass); at 3 and 4 players it was measured with 4."""
         self.two_player_confidence = confidence if two_player_confidence == -1 else two_player_confidence
         """``confidence`` at a 2-player table (-1 given: ``confidence``)."""
-        """The reading and the jack weights are used in games of at most this many players: they
-        were fitted on 2-player games and gain there, while at 3 and 4 players they did not help
-        (``docs/bots.md``, fourteenth pass), so the expert reads at 2 only."""
         self.shuffle_draws = shuffle_draws
         """In oracle mode, keep every hand true but deal each world's draw pile at random: a
         calibration of what knowing the other hands (and only them) is worth."""
