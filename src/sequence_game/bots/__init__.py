@@ -69,8 +69,8 @@ EXPERT: Final = (
 heuristic ranks best (with the numbers tuned for the table: those tuned at 3 players where three
 sides play), reading the other hands at 2 players and searching 8 plays there instead of 4, on
 half a standard error (``docs/bots.md``, eighteenth to twenty-first passes: at 1 s a move against
-``hard``, 63.2% at 2 players over 400 games, 65.5% at 4 in 2 teams and 55.4% at 3; 72.0% against
-``medium`` at 2 players over 400 games with 4 plays)."""
+``hard``, 63.2% at 2 players over 400 games, 65.5% at 4 in 2 teams and 55.4% at 3; 70.2% against
+``medium`` at 2 players over 400 games)."""
 
 #: Difficulty levels for people, weakest first: the bot each plays, with its options (a spec).
 LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": EXPERT}
