@@ -45,7 +45,7 @@ from sequence_game.bots.heuristic import (
     HeuristicBot,
 )
 from sequence_game.bots.mcts import Determinizer, _play_scores, _spent
-from sequence_game.bots.pimc import TrueHands
+from sequence_game.bots.pimc import RANKINGS, TrueHands
 from sequence_game.bots.planner import LENGTH_PENALTY
 from sequence_game.bots.reading import HandReader
 from sequence_game.fast.pimc import INFERRING, candidate_values, world_rows
@@ -87,8 +87,9 @@ def save(args: argparse.Namespace) -> int:
             if seat == me and forced_action(view) is None and not any(view.penalty_due):
                 acts = [a for a in view.legal_actions if a < DEAD]
                 if len(acts) > 1 and rng.random() < args.share:
-                    scores = _play_scores(view, acts, True, TUNED, TUNED_THREAT_WEIGHT, TUNED_REACH)
-                    net = {a: scores[a] - _spent(a, TUNED_JACK_COSTS) for a in acts}
+                    weights, costs, threat_weight, reach = RANKINGS["tuned"]
+                    scores = _play_scores(view, acts, True, weights, threat_weight, reach)
+                    net = {a: scores[a] - _spent(a, costs) for a in acts}
                     order = sorted(acts, key=lambda a: -net[a])
                     if net[order[0]] < WIN / 2:
                         cands = order[: args.width]
@@ -199,7 +200,7 @@ def analyse(args: argparse.Namespace) -> int:
                 picks = np.array([prior_rule(sub[i], scores[i], min(w, ns[i]), wt) for i in range(p)])
                 judge(f"{budget} worlds, width {w}, prior {wt} per 100", picks)
     if args.rollouts:
-        _equal_budgets(args, fair, scores, ns, gain, judge)
+        _equal_budgets(args, fair, ns, gain)
     # how the fair lead predicts the true gain, for the best alternative at the full budget
     d = np.zeros(p)
     z = np.zeros(p)
@@ -249,12 +250,11 @@ def halving_rule(fair: np.ndarray, width: int, rollouts: int, k: float) -> int:
     return best if d >= k * se else 0
 
 
-def _equal_budgets(args, fair, scores, ns, gain, judge) -> None:  # type: ignore[no-untyped-def]
+def _equal_budgets(args, fair, ns, gain) -> None:  # type: ignore[no-untyped-def]
     """Widths and rules compared at the same number of rollouts a move, paired by position
     against the expert's rule (width 4, confidence 1)."""
     p, _, nf = fair.shape
     for rollouts in args.rollouts:
-        base = None
         print(f"  -- {rollouts} rollouts a move (paired against width 4, confidence 1):")
         rules: list[tuple[str, np.ndarray]] = []
         for w in args.widths:
