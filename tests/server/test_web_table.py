@@ -433,7 +433,9 @@ def test_keyboard_only_play_with_aria_labels_and_a_live_region(server: Server, b
     # the played space reads as the chip on it; chips keep their letter as well as their colour
     played = page.locator(f"#board .cell[data-cell='{cell}']").get_attribute("aria-label") or ""
     if not card.startswith("j"):
-        assert "Blue chip" in played, played
+        # the bot may answer with a one-eyed jack on that very chip: then the log says so
+        removed = page.locator("#log li", has_text=f"removes the chip on {cell_name(cell)}").count()
+        assert ("Blue chip" in played) != bool(removed), (played, removed)
     letters = page.locator("#board .glyphs .chip-letter").all_text_contents()
     assert len(letters) == page.locator("#board .chip").count() and set(letters) <= {"B", "G"}
     assert errors == []
