@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """How long a bot really takes a move under a time limit: mean, p50, p99 and max per move,
 and how many moves ran past the limit by more than 5% (the honest clock of issue 14), and, for a bot
-that counts them (``pimc``: ``last_simulations``), the rollouts a move.
+that counts them (``pimc``: ``last_simulations``), the rollouts a move, and how many moves the
+budget was too small for the 2-player width (``pimc``'s ``two_player_rollouts``: ``last_narrowed``).
 
 The positions come from whole games of the bot against ``--opponent`` (2 players, paired deal
 seeds); only the measured bot's moves that needed a decision (not a forced draw or dead-card
@@ -37,6 +38,7 @@ def main() -> int:
     times: list[float] = []
     cpus: list[float] = []
     rollouts: list[int] = []
+    narrowed: list[bool] = []
     for game in range(args.games):
         state = new_game(GameConfig(players=args.players), seed=args.seed * 1000 + game // 2)
         bots = [
@@ -58,6 +60,8 @@ def main() -> int:
                 done = getattr(bots[seat], "last_simulations", None)
                 if done is not None:
                     rollouts.append(done)
+                if hasattr(bots[seat], "last_narrowed"):
+                    narrowed.append(bots[seat].last_narrowed)
             state.apply(action, seat)
     if not times:
         print("no timed moves")
@@ -75,8 +79,11 @@ def main() -> int:
     if rollouts:  # a bot that counts its work (pimc: rollouts)
         print(
             f"  work: mean {statistics.fmean(rollouts):.0f} simulations a move "
-            f"({statistics.fmean(rollouts) / statistics.fmean(times):.0f} a second of wall clock)"
+            f"({statistics.fmean(rollouts) / statistics.fmean(times):.0f} a second of wall clock), "
+            f"fewest {min(rollouts)}, p10 {sorted(rollouts)[len(rollouts) // 10]}"
         )
+    if any(narrowed):
+        print(f"  {sum(narrowed)} of {len(narrowed)} moves searched the narrower width (two_player_rollouts)")
     print("  (the wall clock counts the time other processes held the cores: compare it on an idle machine)")
     return 0
 

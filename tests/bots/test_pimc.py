@@ -282,6 +282,7 @@ def test_pruning_spends_the_budget_on_the_plays_still_in_contention() -> None:
         ("pimc(reading_model='random')", "reading_model"),
         ("pimc(two_player_width=-1)", "two_player_width"),
         ("pimc(two_player_confidence=-0.5)", "two_player_confidence"),
+        ("pimc(two_player_rollouts=-1)", "two_player_rollouts"),
     ],
 )
 def test_bad_options_are_refused(text: str, match: str) -> None:
@@ -358,6 +359,34 @@ def test_a_two_player_table_searches_its_own_width_and_confidence() -> None:
         move = bot.select_action(view, Limit(simulations=60))
         assert move in state.legal_actions(state.current_seat)
         assert (bot.last_worlds, bot.last_simulations) == (60 // width, 60 // width * width)
+
+
+def test_a_small_budget_keeps_the_narrow_search_at_a_two_player_table() -> None:
+    """``two_player_rollouts``: below that many rollouts a move the 2-player width gives way to
+    ``width`` (judged at once for a rollout budget, from the first batch's rate for a clock); the
+    expert searches 8 plays only where its budget buys 2,000 rollouts."""
+    from sequence_game.bots import EXPERT
+
+    assert "two_player_rollouts=2000" in EXPERT
+    view = _heuristic_position(14).view(_heuristic_position(14).current_seat)
+    bot = PimcBot(seed=2, width=3, two_player_width=6, two_player_confidence=0.5, two_player_rollouts=100)
+    bot.select_action(view, Limit(simulations=60))  # under 100: three plays, 20 worlds
+    assert (bot.last_narrowed, bot.last_worlds, bot.last_simulations) == (True, 20, 60)
+    bot.select_action(view, Limit(simulations=120))  # enough: six plays
+    assert (bot.last_narrowed, bot.last_worlds, bot.last_simulations) == (False, 20, 120)
+
+    # a clock: the first batch (two worlds of six plays) measures the rate, then the search narrows
+    slow = PimcBot(seed=2, width=3, two_player_width=6, two_player_rollouts=10**9)
+    assert slow.select_action(view, Limit(seconds=0.05)) in view.legal_actions
+    assert slow.last_narrowed and slow.last_simulations == 2 * 6 + (slow.last_worlds - 2) * 3
+    roomy = PimcBot(seed=2, width=3, two_player_width=6, two_player_rollouts=1)
+    roomy.select_action(view, Limit(seconds=0.05))
+    assert not roomy.last_narrowed and roomy.last_simulations == roomy.last_worlds * 6
+
+    # more players: the 2-player options never apply
+    state = random_position(GameConfig(players=3), 4, 16)
+    bot.select_action(state.view(state.current_seat), Limit(simulations=60))
+    assert (bot.last_narrowed, bot.last_worlds) == (False, 20)
 
 
 def _heuristic_position(turns: int, seed: int = 11) -> GameState:

@@ -63,14 +63,15 @@ def available_bots() -> tuple[str, ...]:
 
 EXPERT: Final = (
     "pimc(rank='table', reading=8, margin=0, jack_weights=(2.2, 2.8), reading_players=2,"
-    " two_player_width=8, two_player_confidence=0.5)"
+    " two_player_width=8, two_player_confidence=0.5, two_player_rollouts=2000)"
 )
 """The expert: perfect-information Monte Carlo on the compiled engine over the plays the tuned
 heuristic ranks best (with the numbers tuned for the table: those tuned at 3 players where three
 sides play), reading the other hands at 2 players and searching 8 plays there instead of 4, on
-half a standard error (``docs/bots.md``, eighteenth to twenty-first passes: at 1 s a move against
-``hard``, 63.2% at 2 players over 400 games, 65.5% at 4 in 2 teams and 55.4% at 3; 70.2% against
-``medium`` at 2 players over 400 games)."""
+half a standard error, where the move's time buys at least 2,000 rollouts (``docs/bots.md``,
+eighteenth to twenty-second passes: at 1 s a move against ``hard``, 62.6% at 2 players over 800
+games, 65.5% at 4 in 2 teams and 55.4% at 3; 70.2% against ``medium`` at 2 players over 400
+games)."""
 
 #: Difficulty levels for people, weakest first: the bot each plays, with its options (a spec).
 LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": EXPERT}

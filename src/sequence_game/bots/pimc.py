@@ -20,7 +20,8 @@ the other seats' last plays showed (:mod:`~sequence_game.bots.reading`), with ``
 for the jacks players keep (in games of at most ``reading_players``; ``reading_model="greedy"``
 reads them as a ``greedy`` player's). ``two_player_width`` and ``two_player_confidence`` search
 another number of plays, on another margin, at a 2-player table (the expert: 8 plays, half a
-standard error). ``rank="tuned"`` ranks the plays (the candidates, and the
+standard error), where the move's budget buys at least ``two_player_rollouts`` rollouts (the
+expert: 2,000; at about 650, 8 plays lost to 4 on one standard error). ``rank="tuned"`` ranks the plays (the candidates, and the
 play kept unless beaten) with the heuristic's numbers tuned at 2 players (:data:`~.heuristic.TUNED`),
 ``rank="tuned3"`` with those tuned at 3 (:data:`~.heuristic.TUNED_3P`) and ``rank="table"`` with
 those of the table's kind (the 3-player ones where three sides play), as the expert does;
@@ -132,6 +133,7 @@ class PimcBot(Oracle):
         reading_players: int = 12,
         two_player_width: int = 0,
         two_player_confidence: float = -1.0,
+        two_player_rollouts: int = 0,
         reading_model: str = "heuristic",
         rank: str = "heuristic",
         posterior: float = 0.0,
@@ -152,6 +154,7 @@ class PimcBot(Oracle):
             ("reading_players", reading_players, 2),
             ("threads", threads, 1),
             ("two_player_width", two_player_width, 0),
+            ("two_player_rollouts", two_player_rollouts, 0),
             ("posterior", posterior, 0),
             ("proposals", proposals, 1),
             ("lookahead", lookahead, 0),
@@ -239,6 +242,13 @@ class PimcBot(Oracle):
         8 there (``docs/bots.md``, twenty-first pass); at 3 and 4 players it was measured with 4."""
         self.two_player_confidence = confidence if two_player_confidence == -1 else two_player_confidence
         """``confidence`` at a 2-player table (-1 given: ``confidence``)."""
+        self.two_player_rollouts = two_player_rollouts
+        """The least rollouts a move's budget must buy for ``two_player_width`` and
+        ``two_player_confidence`` to apply (0: always). Below it the search keeps ``width`` plays
+        on ``confidence``: at 0.1 s a move (about 650 rollouts) 8 plays on half a standard error
+        won 4.0 points by deal less than 4 on one, at 1 s (about 6,500) 3.5 more (``docs/bots.md``,
+        twenty-second pass). A time limit is judged after the first batch of worlds, at the rate
+        measured: a slower machine gets the narrower search."""
         self.shuffle_draws = shuffle_draws
         """In oracle mode, keep every hand true but deal each world's draw pile at random: a
         calibration of what knowing the other hands (and only them) is worth."""
@@ -261,10 +271,13 @@ class PimcBot(Oracle):
         """Rollouts the last move ran (for benchmarks)."""
         self.last_worlds = 0
         """Worlds the last move sampled."""
+        self.last_narrowed = False
+        """Whether the last move's budget was too small for the 2-player width (``two_player_rollouts``)."""
 
     def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
         start = time.perf_counter()  # the clock runs from the first work: ranking included
         self.last_simulations = self.last_worlds = 0
+        self.last_narrowed = False
         forced = forced_action(view)
         if forced is not None:
             return forced
@@ -296,9 +309,13 @@ class PimcBot(Oracle):
             source = TrueHands(truth, self.rng, view.seat, self.true_part)
         else:
             source = TrueWorld(truth)
-        values = self._rollouts(view, cands, source, start, limit)
+        narrow = None
+        if duel and self.two_player_rollouts:
+            kept = set(self.candidates(order, self.width))  # within cands: see candidates()
+            narrow = ([i for i, c in enumerate(cands) if c in kept], self.two_player_rollouts)
+        values = self._rollouts(view, cands, source, start, limit, narrow)
         exact = truth is not None and not self.shuffle_draws  # one true world: a rollout decides
-        confidence = self.two_player_confidence if duel else self.confidence
+        confidence = self.two_player_confidence if duel and not self.last_narrowed else self.confidence
         return cands[self._choose(values, 0.0 if exact else confidence)]
 
     def _scores(self, view: PlayerView, acts: list[int]) -> tuple[dict[int, float], tuple[float, float]]:
@@ -326,16 +343,24 @@ class PimcBot(Oracle):
         source: Determinizer | TrueWorld | PosteriorDealer,
         start: float,
         limit: Limit,
+        narrow: tuple[list[int], int] | None = None,
     ) -> list[list[float]]:
         """Per candidate, its rollout value in each world it met, in batches of worlds while the
         budget and the clock allow (at least one world). With ``prune``, a candidate that the best
         beats by ``prune`` standard errors is dropped after a batch, so the worlds left go to the
         plays still in contention; the heuristic's play (the first) is never dropped, so every
-        survivor's values stay paired with it world by world."""
+        survivor's values stay paired with it world by world. ``narrow`` (candidates to keep, and
+        the least rollouts) drops the others where the budget buys fewer rollouts than that: at
+        once for a rollout budget, after the first batch (whose rate it projects) for a clock."""
         deadline = deadline_of(start, limit)
         budget = math.inf if limit.simulations is None else max(len(cands), limit.simulations)
         values: list[list[float]] = [[] for _ in cands]
         active = list(range(len(cands)))
+        keep, least = narrow if narrow is not None else (None, 0)
+        if keep is not None and deadline == math.inf:  # a rollout budget alone: known now
+            if budget < least:
+                active, self.last_narrowed = keep, True
+            keep = None
         worlds = spent = 0
         cost = 1 + self.lookahead * self.lookahead_width  # rollouts a candidate costs in a world
         batch = FIRST_BATCH
@@ -380,6 +405,12 @@ class PimcBot(Oracle):
             worlds += n
             spent += n * len(active) * cost
             batch = min(2 * batch, MAX_BATCH)
+            if keep is not None:  # the first batch measured what a rollout costs: project the budget
+                now = time.perf_counter()
+                projected = min(budget, spent + (deadline - now) * spent / max(now - began, 1e-9))
+                if projected < least:
+                    active, self.last_narrowed = [i for i in active if i in keep], True
+                keep = None
             if self.prune and worlds >= MIN_PRUNE_WORLDS:
                 active = self._survivors(values, active, self.prune)
         self.last_worlds = worlds
