@@ -36,14 +36,7 @@ from sequence_game import GameConfig, new_game
 from sequence_game.actions import DEAD
 from sequence_game.bots import make_bot
 from sequence_game.bots.base import forced_action
-from sequence_game.bots.heuristic import (
-    TUNED,
-    TUNED_JACK_COSTS,
-    TUNED_REACH,
-    TUNED_THREAT_WEIGHT,
-    WIN,
-    HeuristicBot,
-)
+from sequence_game.bots.heuristic import WIN, HeuristicBot
 from sequence_game.bots.mcts import Determinizer, _play_scores, _spent
 from sequence_game.bots.pimc import RANKINGS, TrueHands
 from sequence_game.bots.planner import LENGTH_PENALTY
@@ -56,6 +49,7 @@ HORIZON = 200
 def save(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     reader = HandReader(8, 0.0)
+    weights, costs, threat_weight, reach = RANKINGS["tuned"]  # the expert's ranking at 2 players
     out: dict[str, list[np.ndarray]] = {
         "fair": [],
         "truth": [],
@@ -71,11 +65,7 @@ def save(args: argparse.Namespace) -> int:
         me = game % 2  # the tuned seat alternates
         bots = {
             me: HeuristicBot(
-                seed=game,
-                weights=TUNED,
-                jack_costs=TUNED_JACK_COSTS,
-                threat_weight=TUNED_THREAT_WEIGHT,
-                reach=TUNED_REACH,
+                seed=game, weights=weights, jack_costs=costs, threat_weight=threat_weight, reach=reach
             ),
             1 - me: make_bot("heuristic", seed=game + 7),
         }
@@ -87,7 +77,6 @@ def save(args: argparse.Namespace) -> int:
             if seat == me and forced_action(view) is None and not any(view.penalty_due):
                 acts = [a for a in view.legal_actions if a < DEAD]
                 if len(acts) > 1 and rng.random() < args.share:
-                    weights, costs, threat_weight, reach = RANKINGS["tuned"]
                     scores = _play_scores(view, acts, True, weights, threat_weight, reach)
                     net = {a: scores[a] - _spent(a, costs) for a in acts}
                     order = sorted(acts, key=lambda a: -net[a])

@@ -368,7 +368,8 @@ def test_a_small_budget_keeps_the_narrow_search_at_a_two_player_table() -> None:
     from sequence_game.bots import EXPERT
 
     assert "two_player_rollouts=2000" in EXPERT
-    view = _heuristic_position(14).view(_heuristic_position(14).current_seat)
+    state = _heuristic_position(14)
+    view = state.view(state.current_seat)
     bot = PimcBot(seed=2, width=3, two_player_width=6, two_player_confidence=0.5, two_player_rollouts=100)
     bot.select_action(view, Limit(simulations=60))  # under 100: three plays, 20 worlds
     assert (bot.last_narrowed, bot.last_worlds, bot.last_simulations) == (True, 20, 60)
@@ -384,8 +385,8 @@ def test_a_small_budget_keeps_the_narrow_search_at_a_two_player_table() -> None:
     assert not roomy.last_narrowed and roomy.last_simulations == roomy.last_worlds * 6
 
     # more players: the 2-player options never apply
-    state = random_position(GameConfig(players=3), 4, 16)
-    bot.select_action(state.view(state.current_seat), Limit(simulations=60))
+    three = random_position(GameConfig(players=3), 4, 16)
+    bot.select_action(three.view(three.current_seat), Limit(simulations=60))
     assert (bot.last_narrowed, bot.last_worlds) == (False, 20)
 
 
