@@ -22,8 +22,9 @@ import time
 import numba
 import numpy as np
 
+from sequence_game.env.fast_vector import FastBatchStepper, FastVectorEnv
 from sequence_game.env.vector import SequenceVectorEnv
-from sequence_game.fast.vector import FastBatchStepper, FastVectorEnv, random_masked
+from sequence_game.fast.vector import random_masked
 
 PLANES = {"uint8": np.uint8, "float32": np.float32, "none": np.uint8}
 

@@ -1,19 +1,22 @@
-"""The fast engine against the C reference (``speedref.c``), measured in the same run.
+"""The fast engine against a C reference implementation of the engine, measured in the same run.
 
-Builds ``speedref`` with the line in its header (``gcc -O2 -march=native``) into a temporary
-folder, then alternates rounds: the C program plays ``--games`` random two-player games, then
-``sequence bench --engine fast`` plays as many in this process. Both are counted per CPU-second
-of their own process (the C child's from ``getrusage``), so other load on the machine disturbs
-the ratio less; the median ratio over the rounds is reported, with the machine's load.
+The C reference is not part of this repository: its source file is given with ``--source``. It
+must build with ``gcc -O2 -march=native`` from that one file, take the number of games and a seed
+as its two arguments, play random two-player games and print ``games/s=...`` and
+``mean_turns=...``. This script builds it into a temporary folder, then alternates rounds: the C
+program plays ``--games`` random two-player games, then ``sequence bench --engine fast`` plays as
+many in this process. Both are counted per CPU-second of their own process (the C child's from
+``getrusage``), so other load on the machine disturbs the ratio less; the median ratio over the
+rounds is reported, with the machine's load.
 
 The two play different random policies: the C program picks a playable card of the hand (a card
 held twice counts twice), then a cell for it; the fast engine, as ``GameState.random_action``,
 picks among the distinct legal actions (so a two-eyed jack, with dozens of cells, is played more
 often). Both exchange a dead card first. Games last about as long either way (80 turns), and the
 ratio per turn (``turn_ratio``, from each side's mean turns per game) is reported beside the
-ratio per game.
+ratio per game. Figures and the C program's speed: ``docs/fast.md``.
 
-    .venv/bin/python benchmarks/fast_vs_c.py --source ../shared/speedref/speedref.c --rounds 5
+    .venv/bin/python benchmarks/fast_vs_c.py --source path/to/reference.c --rounds 5
 """
 
 from __future__ import annotations
@@ -31,8 +34,6 @@ from pathlib import Path
 
 from sequence_game.commands.bench import bench_fast
 from sequence_game.config import GameConfig
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def build(source: Path, folder: Path) -> Path:
@@ -55,7 +56,7 @@ def run_c(binary: Path, games: int, seed: int) -> tuple[float, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", type=Path, default=ROOT.parent / "shared" / "speedref" / "speedref.c")
+    parser.add_argument("--source", type=Path, required=True, help="the C reference engine's source file")
     parser.add_argument("--games", type=int, default=200_000)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()

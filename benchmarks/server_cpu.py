@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The server's own CPU a move, without sockets, database server or load generator (issue 16).
+"""The server's own CPU a move, without sockets, database server or load generator (docs/server.md).
 
 Drives the real room manager in this process over a SQLite file (as ``server_memory.py`` does:
 the same create, seat, connect and act calls the websocket handler makes), plays ``--games``

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What stays in a server's memory after its finished games have been evicted (issue 16).
+"""What stays in a server's memory after its finished games have been evicted (docs/server.md).
 
 Drives the real room manager in this process (no sockets: the same create, seat, connect, act,
 disconnect and sweep calls the websocket handler makes) over a SQLite file, plays ``--games``

@@ -1,4 +1,4 @@
-"""Measure the shipped policy bot (``sequence_game.env.policy_bot.PolicyBot``, numpy inference)
+"""Measure the shipped policy bot (``sequence_game.bots.policy.PolicyBot``, numpy inference)
 against a bot of ``sequence_game.bots`` on paired deals: every deal is played twice, the policy
 in each seat once, with the same opponent seed, so that the luck of the deal cancels out.
 
@@ -22,7 +22,7 @@ import time
 
 from sequence_game import GameConfig, new_game
 from sequence_game.bots import make_bot
-from sequence_game.env.policy_bot import POLICY_WEIGHTS, PolicyBot
+from sequence_game.bots.policy import POLICY_WEIGHTS, PolicyBot
 
 
 def wilson(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:

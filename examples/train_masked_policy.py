@@ -16,12 +16,12 @@ Three phases, each optional, all on the batch stepper (``SequenceVectorEnv``):
    minus the value (gamma = 1).
 
 The network (``MaskedPolicy``): the observation planes, the line planes of
-``sequence_game.env.policy_bot.line_features`` (each cell's open windows of five, by chips held)
+``sequence_game.bots.policy.line_features`` (each cell's open windows of five, by chips held)
 and the mask's per-cell legality as three planes (``policy_input``), ``--layers`` 3x3
 convolutions of ``--channels``, per-cell logits for the 300 board actions, a linear head on the board's
 mean features for the 105 card actions and a value head. Illegal actions get a logit of -1e9
 from the mask. The weights save as ``.npz`` (``--save``), which
-``sequence_game.env.policy_bot.PolicyBot`` plays with numpy.
+``sequence_game.bots.policy.PolicyBot`` plays with numpy.
 
 Evaluation plays ``--eval-pairs`` pairs of games against each opponent: every deal twice, the
 learner once in each seat, the argmax policy against the bot, and reports the win rate with a
@@ -53,16 +53,16 @@ import torch
 from torch import nn
 
 from sequence_game.bots import BOTS, Bot, make_bot
+from sequence_game.bots.policy import CELL_ACTIONS, INPUT_PLANES, policy_input
 from sequence_game.config import GameConfig
 from sequence_game.env import SequenceVectorEnv
-from sequence_game.env.policy_bot import CELL_ACTIONS, INPUT_PLANES, policy_input
 
 NUM_ACTIONS = 405
 
 
 class MaskedPolicy(nn.Module):
     """Conv trunk, per-cell action logits, card-action logits and a value (the layout that
-    ``policy_bot.PolicyNetwork`` reads back: keep the names)."""
+    ``policy.PolicyNetwork`` reads back: keep the names)."""
 
     def __init__(self, channels: int = 32, layers: int = 3) -> None:
         super().__init__()

@@ -7,7 +7,7 @@
 
 The messages come from four places, all extracted here so that the tests can extract the same way:
 the Python package (``_()``, ``ngettext()``, ``N_()``), the web page's script (``_()``,
-``ngettext()`` in ``static/app.js``), the page itself (elements marked ``data-i18n``, attributes
+``ngettext()`` in ``static/js/*.js``), the page itself (elements marked ``data-i18n``, attributes
 named in ``data-i18n-attr`` in ``static/index.html``) and the terminal's rules screen
 (``tui/rules_text.py``, whose tables are translated row by row with :func:`sequence_game.i18n.translate_rows`).
 
@@ -37,6 +37,8 @@ PACKAGE = ROOT / "src" / "sequence_game"
 LOCALE = PACKAGE / "locale"
 STATIC = PACKAGE / "server" / "static"
 JSON_DIR = STATIC / "i18n"
+#: The page's script: the ES modules that ``static/js/main.js`` imports.
+SCRIPTS = sorted((STATIC / "js").glob("*.js"))
 DOMAIN = "sequence"
 TRANSLATED = ("es", "da")
 #: The page's script picks plural forms by this rule (true of English, Spanish and Danish alike).
@@ -130,9 +132,9 @@ def page_messages(path: Path = STATIC / "index.html") -> _PageMessages:
 
 # ---------------------------------------------------------------------------------- the script
 
-#: String literals in app.js that read like words but are no message: CSS classes and selectors,
-#: key names, the protocol's words, names that stay the same in every language. Only strings of two
-#: or more words, or one capitalised word, are checked at all.
+#: String literals in the page's script that read like words but are no message: CSS classes and
+#: selectors, key names, the protocol's words, names that stay the same in every language. Only
+#: strings of two or more words, or one capitalised word, are checked at all.
 SCRIPT_NOT_MESSAGES = frozenset(
     {
         "use strict", "tag you", "tag away", "sit primary", "#board .cell.target", "#board .cell.preview",
@@ -142,9 +144,12 @@ SCRIPT_NOT_MESSAGES = frozenset(
 )  # fmt: skip
 
 
-def script_strings_outside_catalogue(path: Path = STATIC / "app.js") -> list[tuple[int, str]]:
-    """String literals of the page's script that read as words for a person but are not an
-    argument of ``_()``, ``ngettext()`` or ``N_()``: each would reach the player in English only."""
+def script_strings_outside_catalogue(path: Path | None = None) -> list[tuple[int, str]]:
+    """String literals of the page's script (one module, else each of :data:`SCRIPTS`) that read as
+    words for a person but are not an argument of ``_()``, ``ngettext()`` or ``N_()``: each would
+    reach the player in English only. A module's name after ``import``/``from`` is no message."""
+    if path is None:
+        return [found for script in SCRIPTS for found in script_strings_outside_catalogue(script)]
     import warnings
 
     # the tokenizer of Babel's own JavaScript extractor (public, though marked as internal)
@@ -164,6 +169,7 @@ def script_strings_outside_catalogue(path: Path = STATIC / "app.js") -> list[tup
                 text = token.value[1:-1] if token.type == "template_string" else unquote_string(token.value)
                 words = _collapse(re.sub(r"\$\{[^}]*\}", " ", text))
                 wrapped = bool(calls) and calls[-1] in {"_", "ngettext", "N_"}
+                wrapped = wrapped or (previous is not None and previous.value in {"import", "from"})
                 if (
                     not wrapped
                     and words not in SCRIPT_NOT_MESSAGES
@@ -273,13 +279,13 @@ def extract_catalog() -> Catalog:
             auto_comments=comments,
             context=context,
         )
-    with (STATIC / "app.js").open("rb") as f:
-        for lineno, message, comments, _context in extract(
-            "javascript", f, keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True
-        ):
-            catalog.add(
-                message, None, [("src/sequence_game/server/static/app.js", lineno)], auto_comments=comments
-            )
+    for script in SCRIPTS:
+        with script.open("rb") as f:
+            for lineno, message, comments, _context in extract(
+                "javascript", f, keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True
+            ):
+                where = f"src/sequence_game/server/static/js/{script.name}"
+                catalog.add(message, None, [(where, lineno)], auto_comments=comments)
     for lineno, message in page_messages().messages:
         catalog.add(message, None, [("src/sequence_game/server/static/index.html", lineno)])
     for message, comment in _rules_screen_messages():
@@ -377,7 +383,7 @@ def problems() -> list[str]:
         catalog = read_catalog(lang)
         have = message_ids(catalog)
         if catalog.plural_forms != PLURAL_FORMS:
-            found.append(f"{lang}: Plural-Forms must be {PLURAL_FORMS!r} (app.js assumes it)")
+            found.append(f"{lang}: Plural-Forms must be {PLURAL_FORMS!r} (the page's script assumes it)")
         found += [f"{lang}: missing {m!r}" for m in sorted(wanted - have)]
         found += [f"{lang}: no longer used {m!r}" for m in sorted(have - wanted)]
         for m in catalog:

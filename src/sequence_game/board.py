@@ -68,7 +68,7 @@ LINES_THROUGH: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(i for i, w in enumerate(WINDOW_CELLS) if c in w) for c in range(NUM_CELLS)
 )
 
-# Window counters (PERFORMANCE.md): one 4-bit field per window in a big int per side. A field
+# Window counters (docs/fast.md, "the pure engine"): one 4-bit field per window in a big int per side. A field
 # starts at 3 plus the corners in its window and gains one per chip, so its top bit (8) sets
 # exactly when all five spaces count for the side.
 COUNTER_START: Final = sum(

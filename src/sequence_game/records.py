@@ -1,4 +1,4 @@
-"""Game records in the interchange form of ``RECORD.md`` (``sequence-record/1``).
+"""Game records in the interchange form of ``docs/record-format.md`` (``sequence-record/1``).
 
 A record holds the shuffled deck, the dealer and every action and reshuffle, so it replays
 exactly with no random number generator. Reading has two steps: :func:`load` turns bytes, text or
@@ -374,7 +374,7 @@ class StatedResult:
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """A well-formed record: every field has the type and form ``RECORD.md`` gives it."""
+    """A well-formed record: every field has the type and form ``docs/record-format.md`` gives it."""
 
     config: GameConfig
     dealer: int
@@ -529,7 +529,7 @@ def _config(data: dict[str, Any]) -> GameConfig:
 
 
 def parse_record(source: str | bytes | Path | dict[str, Any]) -> Record:
-    """Check a record's form (``RECORD.md``) and return it typed; raises :class:`RecordError`.
+    """Check a record's form (``docs/record-format.md``) and return it typed; raises :class:`RecordError`.
 
     The whole record is checked before any of it is replayed, so a malformed record is always
     refused as malformed, wherever the fault is. Fields this format does not define are ignored.

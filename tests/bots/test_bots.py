@@ -8,7 +8,8 @@ from sequence_game import GameConfig, new_game
 from sequence_game.actions import DEAD, DISCARD, DRAW, REMOVE, WILD
 from sequence_game.board import CELLS_OF_CARD, parse_cell
 from sequence_game.bots import BOTS, LEVELS, Bot, Limit, level_bot, make_bot
-from sequence_game.bots.mcts import MCTSBot, RolloutEvaluator
+from sequence_game.bots.evaluators import RolloutEvaluator
+from sequence_game.bots.mcts import MCTSBot
 from sequence_game.cards import parse_card
 from sequence_game.testing import position
 
@@ -176,7 +177,8 @@ def test_R5_1_reach_counts_cards_seen_by_the_seat() -> None:
 def test_greedy_policy_plays_legal_actions_in_sampled_worlds(players: int) -> None:
     import random
 
-    from sequence_game.bots.mcts import Determinizer, greedy_policy
+    from sequence_game.bots.determinize import Determinizer
+    from sequence_game.bots.rollout_policy import greedy_policy
 
     rng = random.Random(1)
     for seed in range(3):
@@ -207,7 +209,7 @@ def test_rollout_placement_matches_the_greedy_board_gain(players: int) -> None:
     import random
 
     from sequence_game.bots.evaluation import GREEDY, Board, action_gain
-    from sequence_game.bots.mcts import _best_placement
+    from sequence_game.bots.rollout_policy import _best_placement
 
     rng = random.Random(players)
     for seed in range(6):

@@ -11,10 +11,10 @@ import pytest
 from sequence_game import GameConfig, GameState, new_game
 from sequence_game.board import LAYOUT
 from sequence_game.bots import make_bot
+from sequence_game.bots.determinize import Determinizer
 from sequence_game.bots.evaluation import Board, threats
 from sequence_game.bots.heuristic import Odds
 from sequence_game.bots.inference import infer_hands
-from sequence_game.bots.mcts import Determinizer
 from sequence_game.cards import JC, JD
 from sequence_game.testing import position
 

@@ -12,7 +12,7 @@ from sequence_game import GameConfig, new_game
 from sequence_game.board import LAYOUT, parse_cell
 from sequence_game.bots import Limit, MCTSBot, PlannerBot, make_bot
 from sequence_game.bots.base import reveal_truth
-from sequence_game.bots.mcts import SAFETY, deadline_of
+from sequence_game.bots.deadline import SAFETY, deadline_of
 from sequence_game.bots.planner import tactical_policy
 from sequence_game.bots.specs import parse_bot_spec
 from sequence_game.cards import parse_card

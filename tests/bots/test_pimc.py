@@ -20,8 +20,8 @@ from sequence_game.bots import Limit, PimcBot, make_bot
 from sequence_game.bots import heuristic as hb
 from sequence_game.bots.base import reveal_truth
 from sequence_game.bots.heuristic import HeuristicBot
-from sequence_game.bots.mcts import _spent
 from sequence_game.bots.pimc import _batch_size
+from sequence_game.bots.ranking import spent as _spent
 from sequence_game.cards import parse_card
 from sequence_game.fast.pimc import GREEDY, HEURISTIC, INFERRING, LITE, RANDOM, candidate_values, world_rows
 from sequence_game.testing import position
@@ -129,7 +129,7 @@ def test_threads_split_the_worlds_without_changing_a_value() -> None:
 
 def test_a_batch_fits_the_budget_and_half_the_time_left() -> None:
     """The honest clock's arithmetic: half the worlds that would still fit at the measured rate,
-    none when not one would (scripts/move_times.py measures the real clock)."""
+    none when not one would (experiments/move_times.py measures the real clock)."""
     assert _batch_size(8, math.inf, 0, 4, 0.0, math.inf) == 8  # no rate yet: the batch as planned
     assert _batch_size(64, 100, 80, 4, 0.0, math.inf) == 5  # the rollout budget: 20 left, 4 plays
     assert _batch_size(64, math.inf, 40, 4, 0.001, 0.2) == 25  # 50 worlds fit in 0.2 s: half
@@ -403,7 +403,7 @@ def _heuristic_position(turns: int, seed: int = 11) -> GameState:
 def test_worlds_weighed_by_the_last_play_keep_the_view_and_favour_hands_that_explain_it() -> None:
     """``posterior``: the worlds still give back the view, and the hands they rebuild for the other
     seat's last play explain it better (a lower mean regret) than the worlds they were drawn from."""
-    from sequence_game.bots.mcts import Determinizer
+    from sequence_game.bots.determinize import Determinizer
     from sequence_game.bots.posterior import PosteriorDealer
     from sequence_game.bots.reading import HandReader
     from sequence_game.fast.posterior import play_regrets

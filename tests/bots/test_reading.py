@@ -12,7 +12,7 @@ import pytest
 from sequence_game import GameConfig, GameState, new_game
 from sequence_game.bots import make_bot
 from sequence_game.bots.base import Limit
-from sequence_game.bots.mcts import Determinizer
+from sequence_game.bots.determinize import Determinizer
 from sequence_game.bots.pimc import PimcBot
 from sequence_game.bots.reading import HandReader, HeldSince
 from sequence_game.cards import ONE_EYED, TWO_EYED
@@ -183,7 +183,7 @@ def test_jack_weights_deal_more_jacks_into_the_cards_held_longest() -> None:
 
 
 def test_weights_set_after_construction_deal_as_weights_given_at_it() -> None:
-    """A calibration (scripts/hand_model.py) sets per-card weights on a built dealer: they must
+    """A calibration (experiments/hand_model.py) sets per-card weights on a built dealer: they must
     weight its deals exactly as the same weights given when it is built."""
     state = heuristic_games(2, 1)[30]
     view = state.view(state.current_seat)

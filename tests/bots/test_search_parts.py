@@ -12,7 +12,7 @@ from sequence_game.actions import DEAD
 from sequence_game.bots import Limit, MCTSBot, PlannerBot, make_bot
 from sequence_game.bots.base import reveal_truth
 from sequence_game.bots.evaluation import Board, threat_windows, threats, threats_after
-from sequence_game.bots.mcts import GreedyRolloutEvaluator, LedRolloutEvaluator
+from sequence_game.bots.evaluators import GreedyRolloutEvaluator, LedRolloutEvaluator
 
 from .helpers import random_position
 

@@ -90,7 +90,7 @@ def test_the_search_determinizer_also_gives_back_the_view(
 ) -> None:
     # random play leaves fours open with their cards in hand: the inference is often wrong here,
     # and the sampler must still deal a world that gives back the view
-    from sequence_game.bots.mcts import Determinizer
+    from sequence_game.bots.determinize import Determinizer
 
     state = random_position(config, seed, turns)
     seat = state.current_seat

@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): the shared examples, golden games, round trips and bad input."""
+"""Game records (docs/record-format.md): the example records, golden games, round trips and bad input."""
 
 import json
 import subprocess

@@ -26,7 +26,7 @@ from sequence_game.env.observation import (
     observation_space,
     state_space,
 )
-from sequence_game.env.table import DEFAULT_MAX_TURNS
+from sequence_game.features.planes import DEFAULT_MAX_TURNS
 from sequence_game.worlds import sample_world
 
 from .conftest import ALL_TABLES, positions

@@ -12,8 +12,7 @@ import pytest
 
 from sequence_game import GameConfig, new_game
 from sequence_game.board import CORNERS, WINDOW_CELLS
-from sequence_game.env.observation import encode, encode_batch
-from sequence_game.env.policy_bot import (
+from sequence_game.bots.policy import (
     CELL_ACTIONS,
     INPUT_PLANES,
     LINE_PLANES,
@@ -25,6 +24,7 @@ from sequence_game.env.policy_bot import (
     line_features,
     policy_input,
 )
+from sequence_game.env.observation import encode, encode_batch
 
 from .conftest import positions
 

@@ -10,7 +10,7 @@ import pytest
 
 from sequence_game import GameConfig, new_game
 from sequence_game.bots import BOTS, DEFAULT_SECONDS, LEVELS, Limit, make_bot
-from sequence_game.env.policy_bot import PolicyBot
+from sequence_game.bots.policy import PolicyBot
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -39,6 +39,6 @@ def test_policy_is_a_bot_name_not_a_level() -> None:
 
 
 def test_policy_without_numpy_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "sequence_game.env.policy_bot", None)  # import fails
+    monkeypatch.setitem(sys.modules, "sequence_game.bots.policy", None)  # import fails
     with pytest.raises(ImportError, match=r"pip install 'sequence-game\[env\]'"):
         make_bot("policy")

@@ -10,16 +10,11 @@ import pytest
 from sequence_game import IllegalActionError
 from sequence_game.cards import FULL_DECK
 from sequence_game.config import GameConfig
+from sequence_game.env.fast_vector import FastBatchStepper, FastVectorEnv
 from sequence_game.env.observation import PLANES, encode, observation_space, quantize
 from sequence_game.fast.differential import CONFIGS
 from sequence_game.fast.engine import FastGame
-from sequence_game.fast.vector import (
-    FastBatchStepper,
-    FastVectorEnv,
-    encode_game,
-    random_masked,
-    random_masked_actions,
-)
+from sequence_game.fast.vector import encode_game, random_masked, random_masked_actions
 from sequence_game.state import GameState
 
 pytest.importorskip("gymnasium")

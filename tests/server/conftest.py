@@ -114,8 +114,8 @@ class Server:
 
     # ---------------------------------------------------------------- helpers
 
-    def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
-        return httpx.post(f"{self.http}{path}", json=body or {}, timeout=10)
+    def post(self, path: str, body: dict[str, Any] | None = None, timeout: float = 10) -> httpx.Response:
+        return httpx.post(f"{self.http}{path}", json=body or {}, timeout=timeout)
 
     def get(self, path: str) -> httpx.Response:
         return httpx.get(f"{self.http}{path}", timeout=10)

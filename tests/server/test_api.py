@@ -18,7 +18,7 @@ def test_health_board_and_bots(server: Server) -> None:
     assert "random" in server.get("/api/bots").json()["bots"]
     page = server.get("/")
     assert page.status_code == 200 and '<svg id="board"' in page.text
-    assert server.get("/static/app.js").status_code == 200
+    assert server.get("/static/js/main.js").status_code == 200
 
 
 def test_r2_1_bad_room_config_is_refused_with_the_rule(server: Server) -> None:

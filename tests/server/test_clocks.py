@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from sequence_game.records import replay
-from sequence_game.server import clocks
+from sequence_game.server import room_clocks
 from sequence_game.server.clocks import Clock, ClockRules, Clocks, flag_result
 from sequence_game.server.protocol import Configure, CreateRoom, ProtocolError
 
@@ -285,7 +285,7 @@ def test_a_move_after_the_flag_fell_is_refused_even_before_the_timer_wakes(tmp_p
             with pytest.raises(ProtocolError) as refused:
                 await manager.handle(room, conn, Act(type="act", action=action, version=version))
             assert refused.value.code == "flag_fell"
-            assert room.status == "over" and clocks.result(room)["loser"] == 0
+            assert room.status == "over" and room_clocks.result(room)["loser"] == 0
             assert room.log[-1]["kind"] == "flag"
         finally:
             await manager.shutdown()

@@ -9,7 +9,7 @@ replay frames are checked, precisely:
 - no object has a ``text`` key, except a chat line (what a person typed);
 - no string value reads like a sentence (two words of two or more letters joined by a space, or by a
   colon, stop or the like and a space; a list of names such as "random, greedy" is not one), except: a ``name`` (typed by a person, or a bot's label; the page names bots
-  from ``bot_level``), a move's ``action`` in the notation (``discard ac``: a file format, RECORD.md),
+  from ``bot_level``), a move's ``action`` in the notation (``discard ac``: a file format, docs/record-format.md),
   a chat line's ``text``, and the ``msgid`` and ``message`` (the English fallback for API clients) of
   anything worded by a code: an error, each check of the server's fairness verification
   (``room.fairness.game.verify``) and an analysis job's ``error``;
@@ -83,7 +83,9 @@ def sentence_fields(message: dict[str, Any]) -> list[tuple[tuple[Any, ...], str]
         last = path[-1] if path else None
         if last == "name" or (last == "text" and in_chat(path)):
             continue
-        if last == "action" and NOTATION.fullmatch(value):  # the notation, a file format (RECORD.md)
+        if last == "action" and NOTATION.fullmatch(
+            value
+        ):  # the notation, a file format (docs/record-format.md)
             continue
         holder = parent(message, path)
         if last in ("message", "msgid") and ("code" in holder or "params" in holder):  # worded by a code

@@ -411,7 +411,7 @@ def test_bot_pool_processes_think_at_a_lower_priority_and_exit_with_a_killed_ser
 
 
 def test_security_headers_and_api_docs_only_when_asked(server: Server, limited: Server) -> None:
-    for path in ("/", "/api/bots", "/static/app.js"):
+    for path in ("/", "/api/bots", "/static/js/main.js"):
         headers = server.get(path).headers
         assert "frame-ancestors 'none'" in headers["content-security-policy"]
         assert "script-src 'self'" in headers["content-security-policy"]

@@ -88,7 +88,9 @@ def test_hint_is_a_legal_action_of_the_view_and_the_room_goes_on(server: Server)
     assert hint["action"] in legal
     assert hint["card"] in state["view"]["hand"] or hint["action"] == 404
     # the HTTP form answers the same way, and the game accepts the suggested play
-    r = server.post(f"/api/rooms/{code}/hint", {"token": room["token"]})
+    # the server waits up to twice the hint's budget plus 10 s for the bot pool (a process that is
+    # still loading the compiled kernels on a busy machine), so the client waits longer than that
+    r = server.post(f"/api/rooms/{code}/hint", {"token": room["token"]}, timeout=60)
     assert r.status_code == 200 and r.json()["action"] in legal
     me.send({"type": "act", "action": hint["action"], "version": state["version"]})
     moved = me.recv_until(lambda m: m["type"] == "state" and m["event"]["kind"] == "action")

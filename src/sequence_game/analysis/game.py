@@ -41,7 +41,7 @@ BLUNDER: Final = 0.25
 MISSED: Final = 0.10
 """A missed win or a missed block is labelled only when it loses at least this much."""
 STRONGEST_BOT: Final = "mcts"
-"""The strongest bot of the ladder (``docs/bots.md``): its play is the one recommended."""
+"""The search bot whose play the analysis recommends (``docs/analysis.md``)."""
 
 Progress = Callable[[int, int], None]
 """Called with (moves done, moves in all) as the analysis goes (for progress bars)."""

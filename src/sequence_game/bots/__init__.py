@@ -26,10 +26,10 @@ from .specs import spec_name
 
 
 def policy_bot(seed: int | None = None) -> Bot:
-    """The trained policy network (:class:`sequence_game.env.policy_bot.PolicyBot`), built on
+    """The trained policy network (:class:`sequence_game.bots.policy.PolicyBot`), built on
     demand: it needs numpy, from the ``env`` extra, which this package does not require."""
     try:
-        from ..env.policy_bot import PolicyBot
+        from .policy import PolicyBot
     except ImportError as exc:
         raise ImportError(
             "the policy bot runs a trained network with numpy: pip install 'sequence-game[env]'"
@@ -68,7 +68,7 @@ EXPERT: Final = (
 """The expert: perfect-information Monte Carlo on the compiled engine over the plays the tuned
 heuristic ranks best (with the numbers tuned for the table: those tuned at 3 players where three
 sides play), reading the other hands at 2 players and searching 8 plays there instead of 4, on
-half a standard error, where the move's time buys at least 2,000 rollouts (``docs/bots.md``,
+half a standard error, where the move's time buys at least 2,000 rollouts (``docs/research/bots-log.md``,
 eighteenth to twenty-second passes: at 1 s a move against ``hard``, 62.6% at 2 players over 800
 games, 65.5% at 4 in 2 teams and 55.4% at 3; 70.2% against ``medium`` at 2 players over 400
 games)."""
@@ -136,9 +136,10 @@ def warm_up(name: str) -> None:
     after). Interfaces call it in the background so that the expert's first move is not spent
     waiting; any other bot needs nothing."""
     if name == "pimc" and name in available_bots():
+        from ..fast import pimc  # registers its kernels' warm-up
         from ..fast.compile import ensure_compiled
 
-        ensure_compiled("pimc", notice=None)
+        ensure_compiled(pimc.GROUP, notice=None)
 
 
 def make_bot(name: str, seed: int | None = None, *, allow_oracle: bool = False) -> Bot:

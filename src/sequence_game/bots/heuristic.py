@@ -69,8 +69,8 @@ TUNED: Final = Weights(
 TUNED_JACK_COSTS: Final = (489.7, 288.6)
 TUNED_THREAT_WEIGHT: Final = 0.5999
 TUNED_REACH: Final = (1.0, 0.4581, 0.1125)
-"""The numbers a joint search over all of the heuristic's found (``scripts/tune_heuristic.py``):
-52.2% against the defaults over 5,000 games (``docs/bots.md``, tenth pass), too small a gain to
+"""The numbers a joint search over all of the heuristic's found (``experiments/tune_heuristic.py``):
+52.2% against the defaults over 5,000 games (``docs/research/bots-log.md``, tenth pass), too small a gain to
 move the ``hard`` level everyone measures against; the ``pimc`` bot ranks and rolls out its own
 plays with them (``rank="tuned"``, ``policy=5``)."""
 
@@ -82,7 +82,7 @@ TUNED_3P: Final = Weights(
 TUNED_3P_JACK_COSTS: Final = (695.7, 366.6)
 TUNED_3P_THREAT_WEIGHT: Final = 0.8717
 TUNED_3P_REACH: Final = (1.0, 0.5302, 0.17)
-"""The same search at 3 players (``scripts/tune_heuristic.py --players 3 --minutes 20 --deals 1000
+"""The same search at 3 players (``experiments/tune_heuristic.py --players 3 --minutes 20 --deals 1000
 --final-deals 4000 --seed 1``): one seat with these numbers against two with the defaults scores
 35.4% [34.5, 36.3] over 12,000 fresh compiled games, where a fair share is 33.3% (the 2-player
 numbers there: 34.0%). Blocks weigh about a third less than the defaults' (two opponents share

@@ -27,7 +27,7 @@ play kept unless beaten) with the heuristic's numbers tuned at 2 players (:data:
 those of the table's kind (the 3-player ones where three sides play), as the expert does;
 ``policy=5`` rolls the search's own seats out with the 2-player ones.
 
-Two calibrations, measured and off by default (``docs/bots.md``, twentieth pass): ``posterior=T``
+Two calibrations, measured and off by default (``docs/research/bots-log.md``, twentieth pass): ``posterior=T``
 resamples the worlds by how well each explains the other seats' last plays
 (:mod:`~sequence_game.bots.posterior`), and ``lookahead=N`` searches the search side's next move
 inside every rollout over ``lookahead_width`` plays and ``N`` re-dealt worlds
@@ -62,6 +62,8 @@ from ..cards import ONE_EYED, TWO_EYED
 from ..state import GameState
 from ..views import PlayerView
 from .base import Limit, Oracle, forced_action
+from .deadline import deadline_of
+from .determinize import Determinizer, TrueWorld
 from .evaluation import Weights
 from .heuristic import (
     HEURISTIC,
@@ -80,9 +82,10 @@ from .heuristic import (
     WIN,
     HeuristicBot,
 )
-from .mcts import Determinizer, TrueWorld, _play_scores, _spent, deadline_of
 from .planner import LENGTH_PENALTY
 from .posterior import PosteriorDealer
+from .ranking import play_scores as _play_scores
+from .ranking import spent as _spent
 from .reading import DEFAULT_MARGIN, MODELS, HandReader
 
 DEFAULT_LIMIT: Final = Limit(seconds=1.0)
@@ -235,18 +238,18 @@ class PimcBot(Oracle):
         self.reading_players = reading_players
         """The reading and the jack weights are used in games of at most this many players: they
         were fitted on 2-player games and gain there, while at 3 and 4 players they did not help
-        (``docs/bots.md``, fourteenth pass), so the expert reads at 2 only."""
+        (``docs/research/bots-log.md``, fourteenth pass), so the expert reads at 2 only."""
         self.two_player_width = two_player_width or width
         """Candidates at a 2-player table (0 given: ``width``). With the tuned ranking, the plays
         it ranks fifth to eighth hold much of what a second's worlds can find: the expert searches
-        8 there (``docs/bots.md``, twenty-first pass); at 3 and 4 players it was measured with 4."""
+        8 there (``docs/research/bots-log.md``, twenty-first pass); at 3 and 4 players it was measured with 4."""
         self.two_player_confidence = confidence if two_player_confidence == -1 else two_player_confidence
         """``confidence`` at a 2-player table (-1 given: ``confidence``)."""
         self.two_player_rollouts = two_player_rollouts
         """The least rollouts a move's budget must buy for ``two_player_width`` and
         ``two_player_confidence`` to apply (0: always). Below it the search keeps ``width`` plays
         on ``confidence``: at 0.1 s a move (about 650 rollouts) 8 plays on half a standard error
-        won 4.0 points by deal less than 4 on one, at 1 s (about 6,500) 3.5 more (``docs/bots.md``,
+        won 4.0 points by deal less than 4 on one, at 1 s (about 6,500) 3.5 more (``docs/research/bots-log.md``,
         twenty-second pass). A time limit is judged after the first batch of worlds, at the rate
         measured: a slower machine gets the narrower search."""
         self.shuffle_draws = shuffle_draws

@@ -40,17 +40,14 @@ from ..cards import JC, JD, JH, JS
 from ..state import GameState
 from ..views import PlayerView
 from .base import Limit, Oracle, forced_action
+from .deadline import deadline_of
+from .determinize import Determinizer, TrueWorld
 from .evaluation import Board, aware_gain, threats
+from .evaluators import StaticEvaluator
 from .heuristic import HEURISTIC, ONE_EYED_SPEND, TWO_EYED_SPEND, WIN, HeuristicBot
-from .mcts import (
-    Determinizer,
-    StaticEvaluator,
-    TrueWorld,
-    _play_scores,
-    _spent,
-    deadline_of,
-    greedy_policy,
-)
+from .ranking import play_scores as _play_scores
+from .ranking import spent as _spent
+from .rollout_policy import greedy_policy
 
 DEFAULT_LIMIT: Final = Limit(seconds=1.0)
 LENGTH_PENALTY: Final = 0.002

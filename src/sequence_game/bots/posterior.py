@@ -8,7 +8,7 @@ heuristic, for each candidate world, how far the seat's actual last play falls s
 choice with the hand the world rebuilds for that moment (the cards dealt as held since then plus
 the card played), and keeps worlds in proportion to ``exp(-regret / temperature)``: importance
 resampling from the reading's worlds toward the posterior under that model of the other players.
-Measured (``docs/bots.md``, twentieth pass): the last play says about a tenth of a natural card
+Measured (``docs/research/bots-log.md``, twentieth pass): the last play says about a tenth of a natural card
 more than the reading, and the ``pimc`` bot's ``posterior`` option gains nothing in games.
 
 It reads only the public history and the view's own cards, so it is as fair as the view; against a
@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from ..actions import DEAD, DRAW
 from ..state import GameState
 from ..views import PlayerView
+from .determinize import Determinizer
 from .inference import boards_before, exchanged_before, taken_since
-from .mcts import Determinizer
 
 if TYPE_CHECKING:  # numpy comes with the fast extra: imported where a dealer is used, not here
     import numpy as np

@@ -87,7 +87,7 @@ def bench(
         "path": path,
         "seconds": round(elapsed, 4),
         "cpu_seconds": round(cpu, 4),
-        # per CPU-second, as PERFORMANCE.md counts: steadier than wall time on a shared machine
+        # per CPU-second, as docs/performance.md counts: steadier than wall time on a shared machine
         "games_per_second": round(games / max(cpu, 1e-9), 1),
         "wall_games_per_second": round(games / elapsed, 1),
         "turns_per_game": round(turns / games, 2),

@@ -31,11 +31,12 @@ import numpy as np
 
 from ..bots import Limit
 from ..errors import IllegalActionError
+from ..features.planes import DEFAULT_MAX_TURNS
 from ..state import GameState
 from .observation import action_space, encode, encode_state_batch, observation_space
 from .opponents import BotSeats
 from .render import RENDER_MODES, render
-from .table import DEFAULT_MAX_TURNS, as_action, check_max_turns, env_config, seat_info
+from .table import as_action, check_max_turns, env_config, seat_info
 
 ENV_ID: Final = "sequence_game/Sequence-v0"
 ObsDict = dict[str, np.ndarray]

@@ -33,10 +33,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..errors import IllegalActionError
+from ..features.planes import DEFAULT_MAX_TURNS
 from ..state import GameState, new_game
 from .observation import action_space, encode, encode_state_batch, observation_space, state_space
 from .render import RENDER_MODES, render
-from .table import DEFAULT_MAX_TURNS, agent_name, as_action, check_max_turns, env_config, seat_info
+from .table import agent_name, as_action, check_max_turns, env_config, seat_info
 
 ObsDict = dict[str, np.ndarray]
 

@@ -30,10 +30,6 @@ from ..state import GameState
 #: two-player positions on the development machine), near what ``mcts`` plays at 0.3 s.
 DEFAULT_BOT_LIMIT: Final = Limit(simulations=200)
 
-#: Default turn cap. Random games last about 80-95 turns and the longest of 1,200 seeded random
-#: games took 249, so the cap only stops games that have stopped making progress.
-DEFAULT_MAX_TURNS: Final = 1000
-
 
 def env_config(players: int = 2, teams: int | None = None, draw: str = "auto") -> GameConfig:
     """A validated :class:`GameConfig` for an environment (auto draws only, see module doc)."""

@@ -31,10 +31,11 @@ import numpy as np
 from ..actions import NUM_ACTIONS
 from ..bots import Limit
 from ..errors import IllegalActionError
+from ..features.planes import DEFAULT_MAX_TURNS
 from ..state import GameState, new_game
 from .observation import encode_batch, encode_state_batch
 from .opponents import BotSeats
-from .table import DEFAULT_MAX_TURNS, check_max_turns, env_config
+from .table import check_max_turns, env_config
 
 
 class Batch(NamedTuple):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Final, TextIO, cast
 
 import numpy as np
@@ -20,16 +21,23 @@ NOTICE_AFTER: Final = 3.0
 """Seconds of compiling after which a notice is shown (a cached start takes well under one)."""
 
 _compile_seconds: dict[str, float] = {}
+_WARM_UPS: dict[str, Callable[[], None]] = {}
 _lock = threading.RLock()  # a group's warm-up may need the engine's first
 
 
 _STDERR: Final = object()
 
 
+def register_warm_up(group: str, warm_up: Callable[[], None]) -> None:
+    """Name the call that compiles ``group``'s kernels. Each module of the compiled engine
+    registers its own when imported, so this module imports none of them (no import circle)."""
+    _WARM_UPS[group] = warm_up
+
+
 def ensure_compiled(group: str = "engine", notice: TextIO | object | None = _STDERR) -> float:
-    """Compile (or load from the cache) the kernels of ``group`` (``"engine"``, ``"rollout"``,
-    ``"vector"``, ``"heuristic"``, and the others of ``_WARM_UPS``), once per process; the
-    seconds it took.
+    """Compile (or load from the cache) the kernels of ``group`` (``"engine"``, or a module that
+    registered its warm-up: ``"rollout"``, ``"vector"``, ``"heuristic"``, ``"pimc"``), once per
+    process; the seconds it took.
 
     If it takes longer than :data:`NOTICE_AFTER`, a line is written to ``notice`` (standard
     error by default, as it is when called: a terminal interface captures it; ``None`` for
@@ -55,7 +63,10 @@ def ensure_compiled(group: str = "engine", notice: TextIO | object | None = _STD
             timer.start()
         start = time.perf_counter()
         try:
-            _WARM_UPS[group]()
+            warm_up = _WARM_UPS.get(group)
+            if warm_up is None:
+                raise KeyError(f"no kernels registered as {group!r}: import sequence_game.fast.{group} first")
+            warm_up()
         finally:
             if timer is not None:
                 timer.cancel()
@@ -81,109 +92,4 @@ def _warm_up() -> None:
     k.load_position(row, np.array(empty, dtype=np.int32))
 
 
-def _warm_up_rollout() -> None:
-    from .rollout import many_playouts
-
-    row = np.empty(k.ROW, dtype=np.int32)
-    rng = np.array([k.seed_state(1)], dtype=np.uint64)
-    k.deal_random(row, rng, 0, 2, 2, np.empty(DECK_SIZE, dtype=np.int32))
-    many_playouts(row, 1, 1, 10, np.zeros(4, dtype=np.int64))
-
-
-def _warm_up_vector() -> None:
-    from .vector import (
-        OBSERVE_FLOAT,
-        OBSERVE_PACKED,
-        SCRATCH,
-        encode_row,
-        encode_row_packed,
-        first_illegal,
-        plane_values,
-        random_masked,
-        reset_games,
-        step_games,
-    )
-
-    n, players = 2, 2
-    rows = np.zeros((n, k.ROW), dtype=np.int32)
-    rngs = np.ones(n, dtype=np.uint64)
-    learners = np.ones(players, dtype=np.int8)
-    fvals = plane_values(players, 2, 1000, np.float32)
-    ivals = plane_values(players, 2, 1000, np.uint8).astype(np.int64)
-    obs = np.zeros((n, 100, 24), dtype=np.float32)
-    words = np.zeros((n, 100, 3), dtype=np.int64)
-    masks = np.zeros((n, 405), dtype=np.int8)
-    seats = np.zeros(n, dtype=np.int64)
-    scratch = np.zeros((1, SCRATCH), dtype=np.int64)
-    reset_games(
-        rows, rngs, players, 2, learners, 1000, OBSERVE_FLOAT, fvals, obs, ivals, words, masks, seats, scratch
-    )
-    actions = np.zeros(n, dtype=np.int64)
-    random_masked(masks, rngs, actions)
-    first_illegal(masks, actions)
-    rewards = np.zeros((n, players), dtype=np.float32)
-    flags = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
-    for mode in (OBSERVE_FLOAT, OBSERVE_PACKED):
-        random_masked(masks, rngs, actions)  # legal actions: the step trusts them
-        step_games(
-            rows,
-            rngs,
-            actions,
-            learners,
-            1000,
-            mode,
-            fvals,
-            obs,
-            ivals,
-            words,
-            masks,
-            seats,
-            rewards,
-            *flags,
-            scratch,
-        )
-    encode_row(rows[0], fvals, 1000, obs[0], masks[0])
-    encode_row_packed(rows[0], ivals, 1000, words[0], masks[0], scratch[0])
-
-
-def _warm_up_pimc() -> None:
-    from .pimc import _candidate_values
-
-    row = np.empty((1, k.ROW), dtype=np.int32)
-    rng = np.array([k.seed_state(1)], dtype=np.uint64)
-    k.deal_random(row[0], rng, 0, 2, 2, np.empty(DECK_SIZE, dtype=np.int32))
-    plays = np.array([k.random_action(row[0], rng, 0)], dtype=np.int64)
-    _candidate_values(row, rng, plays, 0, 0, 0, 10, 0.0, np.zeros((1, 1), dtype=np.float64))
-
-
-def _warm_up_heuristic() -> None:
-    from . import heuristic as h
-
-    row = np.empty(k.ROW, dtype=np.int32)
-    rng = np.array([k.seed_state(1)], dtype=np.uint64)
-    k.deal_random(row, rng, 0, 2, 2, np.empty(DECK_SIZE, dtype=np.int32))
-    iw, fw = h.new_work()
-    h.score_full(row, iw, fw)
-    h.score_lite(row, iw, fw)
-    h.choose(row, rng, 0)
-    h.choose_lite(row, rng, 0)
-    h.choose_with(row, rng, 0, iw, fw)
-    h.score_inferring(row, iw, fw)
-    h.choose_inferring(row, rng, 0)
-    h.inferring_playout(row.copy(), rng, 0, 10)
-    h.heuristic_playout(row.copy(), rng, 0, 10)
-    h.playout_with(row.copy(), rng, 0, 10, iw, fw)
-    h.score_policy(row, iw, fw, h.INFERRING)
-    h.choose_policy_with(row, rng, 0, iw, fw, h.INFERRING)
-    h.lite_playout(row, rng, 0, 10)
-    h.score_greedy(row, iw, fw)
-    h.choose_greedy(row, rng, 0)
-
-
-_WARM_UPS: Final = {
-    "engine": _warm_up,
-    "rollout": _warm_up_rollout,
-    "vector": _warm_up_vector,
-    "pimc": _warm_up_pimc,
-    "heuristic": _warm_up_heuristic,
-}
+register_warm_up("engine", _warm_up)

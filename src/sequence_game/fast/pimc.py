@@ -31,10 +31,11 @@ from typing import Final
 
 import numpy as np
 
+from ..cards import DECK_SIZE
 from ..state import GameState
 from . import heuristic as h
 from . import kernels as k
-from .compile import ensure_compiled
+from .compile import ensure_compiled, register_warm_up
 from .engine import FastGame
 
 RANDOM: Final = 0
@@ -176,3 +177,16 @@ def _pool(threads: int) -> ThreadPoolExecutor:
     if pool is None:
         pool = _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix="pimc")
     return pool
+
+
+def _warm_up() -> None:
+    row = np.empty((1, k.ROW), dtype=np.int32)
+    rng = np.array([k.seed_state(1)], dtype=np.uint64)
+    k.deal_random(row[0], rng, 0, 2, 2, np.empty(DECK_SIZE, dtype=np.int32))
+    plays = np.array([k.random_action(row[0], rng, 0)], dtype=np.int64)
+    _candidate_values(row, rng, plays, 0, 0, 0, 10, 0.0, np.zeros((1, 1), dtype=np.float64))
+
+
+GROUP: Final = "pimc"
+"""The name :func:`~.compile.ensure_compiled` knows this module's kernels by."""
+register_warm_up(GROUP, _warm_up)

@@ -22,9 +22,10 @@ from typing import Final
 
 import numpy as np
 
+from ..cards import DECK_SIZE
 from ..state import GameState
 from . import kernels as k
-from .compile import ensure_compiled
+from .compile import ensure_compiled, register_warm_up
 from .engine import FastGame
 
 DEFAULT_ROLLOUT_TURNS: Final = 2000
@@ -78,3 +79,13 @@ class FastRolloutEvaluator:
         wins = tally[:sides].astype(np.float64)
         decided = float(wins.sum())
         return [float((2.0 * wins[s] - decided) / self.playouts) for s in range(sides)]
+
+
+def _warm_up() -> None:
+    row = np.empty(k.ROW, dtype=np.int32)
+    rng = np.array([k.seed_state(1)], dtype=np.uint64)
+    k.deal_random(row, rng, 0, 2, 2, np.empty(DECK_SIZE, dtype=np.int32))
+    many_playouts(row, 1, 1, 10, np.zeros(4, dtype=np.int64))
+
+
+register_warm_up("rollout", _warm_up)

@@ -1,5 +1,5 @@
 """Paired matches between two sets of the heuristic's numbers, wholly compiled: what a search over
-those numbers (``scripts/tune_heuristic.py``) scores its candidates with.
+those numbers (``experiments/tune_heuristic.py``) scores its candidates with.
 
 One-at-a-time changes to the heuristic's weights were measured in 800-game Python matches
 (``docs/bots.md``); a joint search needs thousands of games per candidate, which only the

@@ -1,36 +1,26 @@
-"""Batched environments on the compiled engine: thousands of games stepped in one call.
+"""Batched stepping kernels on the compiled engine: thousands of games stepped in one call.
 
 Each step is one compiled call over the whole batch (games spread over threads with ``prange``):
 apply every game's action, let the random opponents move (if any), deal a new game where one
 ended (same-step autoreset), then write the observation planes and action masks of every game
 straight into preallocated numpy arrays. No Python runs per game.
 
-Two faces:
+The planes are those of :mod:`sequence_game.features.planes` (same layout, same values; the
+tests compare them plane by plane against ``encode`` on the pure engine in lock step). The
+environments built on these kernels (``FastBatchStepper``, the Gymnasium ``FastVectorEnv``) live
+in :mod:`sequence_game.env.fast_vector`.
 
-- :class:`FastBatchStepper`: the API of :class:`~sequence_game.env.vector.SequenceVectorEnv`
-  (``reset()``/``step(actions)`` returning a :class:`~sequence_game.env.vector.Batch`).
-- :class:`FastVectorEnv`: a Gymnasium ``VectorEnv`` (``autoreset_mode`` "same-step") whose
-  agent plays every seat (self-play) or ``learner_seats`` against uniformly random opponents.
-
-The planes are those of :mod:`sequence_game.env.observation` (same layout, same values; the
-tests compare them plane by plane against ``encode`` on the pure engine in lock step).
-
->>> stepper = FastBatchStepper(8, players=2, seed=0)
->>> batch = stepper.reset()
->>> batch.obs.shape, batch.mask.shape
-((8, 10, 10, 24), (8, 405))
->>> actions = random_masked_actions(batch.mask, np.random.default_rng(0))
->>> batch = stepper.step(actions)
->>> batch.rewards.shape, bool(batch.terminated.any())
-((8, 2), False)
+>>> from sequence_game import GameConfig
+>>> game = FastGame.new(GameConfig(players=2), seed=0)
+>>> obs, mask = encode_game(game)
+>>> obs.shape, int(mask.sum()) > 0
+((10, 10, 24), True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, Final
 
-import gymnasium
 import numba
 import numpy as np
 import numpy.typing as npt
@@ -38,32 +28,22 @@ import numpy.typing as npt
 from ..actions import NUM_ACTIONS
 from ..board import NUM_CELLS
 from ..cards import DECK_SIZE, JC, JD, JH, JS, NUM_CARDS
-from ..env.observation import (
-    MAX_PLAYERS,
-    MAX_SIDES,
-    NUM_PLANES,
-    action_space,
-    observation_space,
-    quantize,
-)
-from ..env.table import DEFAULT_MAX_TURNS, check_max_turns, env_config
-from ..env.vector import Batch
-from ..errors import IllegalActionError
+from ..features.planes import DEFAULT_MAX_TURNS, MAX_PLAYERS, MAX_SIDES, NUM_PLANES, quantize
 from . import kernels as k
-from .compile import ensure_compiled
+from .compile import register_warm_up
 from .engine import FastGame
 
 _thread_id: Any = numba.get_thread_id  # type: ignore[attr-defined]
-_POOL_SIZE: Final[int] = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+POOL_SIZE: Final[int] = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
 """Numba's thread pool: its thread ids are below this (one scratch row each)."""
 
 EXPECTED_PLANES: Final = 24
-"""The observation layout this encoder writes (``env/observation.py``'s, with 24 planes)."""
+"""The observation layout this encoder writes (``features/planes.py``'s, with 24 planes)."""
 
 
 # ------------------------------------------------------------------ plane values
 # Every value a plane can take, for one table and turn cap, in one small array made with numpy's
-# float32 arithmetic exactly as ``observation.py`` makes the planes (and quantized as its
+# float32 arithmetic exactly as ``features/planes.py`` makes the planes (and quantized as its
 # ``quantize`` does for uint8): the kernels only look values up, so both dtypes match the pure
 # encoder value for value (tests/fast/test_vector.py).
 V_HALF: Final = 0  # copies of a card / 2: 0..4
@@ -451,235 +431,6 @@ def random_masked_actions(masks: np.ndarray, rng: np.random.Generator) -> np.nda
     return np.asarray(weights.argmax(axis=1), dtype=np.int64)
 
 
-class FastBatchStepper:
-    """``num_envs`` games of one table on the compiled engine, with ``SequenceVectorEnv``'s API.
-
-    ``learner_seats=None`` (default): the caller plays every seat. Otherwise the other seats play
-    uniformly random legal moves (``opponents="random"``, the only bot compiled in).
-
-    ``obs_dtype``: ``np.float32`` planes (default, as ``SequenceVectorEnv``) or ``np.uint8``
-    planes, ``observation.quantize`` of the same values (a quarter of the memory, the fastest).
-    """
-
-    def __init__(
-        self,
-        num_envs: int,
-        players: int = 2,
-        teams: int | None = None,
-        *,
-        learner_seats: Iterable[int] | None = None,
-        opponents: str = "random",
-        draw: str = "auto",
-        max_turns: int = DEFAULT_MAX_TURNS,
-        seed: int | None = None,
-        observations: bool = True,
-        obs_dtype: npt.DTypeLike = np.float32,
-    ) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
-        if NUM_PLANES != EXPECTED_PLANES:
-            raise RuntimeError(
-                f"the observation has {NUM_PLANES} planes; the fast encoder writes {EXPECTED_PLANES}"
-            )
-        self.config = env_config(players, teams, draw)
-        self.max_turns = check_max_turns(max_turns)
-        self.num_envs = num_envs
-        self.num_players = players
-        self.learners = np.ones(players, dtype=np.int8)
-        if learner_seats is not None:
-            if opponents != "random":
-                raise ValueError(f"the fast environment's opponents play at random, not {opponents!r}")
-            seats = sorted(set(learner_seats))
-            if not seats or any(not 0 <= s < players for s in seats):
-                raise ValueError(f"learner_seats must name seats 0..{players - 1}, not {seats!r}")
-            self.learners[:] = 0
-            self.learners[seats] = 1
-            if self.max_turns < players:
-                raise ValueError(f"max_turns={max_turns} would end games before every seat has played")
-        ensure_compiled()
-        self.observations = observations
-        """Whether steps write the planes; without them (masks, seats, rewards and flags only) a
-        step costs less: the planes are 2.4 KB (uint8) or 9.6 KB (float32) a game (docs/fast.md)."""
-        self.obs_dtype = np.dtype(obs_dtype)
-        if self.obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be float32 or uint8, not {self.obs_dtype}")
-        c = self.config
-        packed = self.obs_dtype == np.uint8
-        self._mode = OBSERVE_NONE if not observations else OBSERVE_PACKED if packed else OBSERVE_FLOAT
-        # the kernels take both forms; the one not written is a one-game placeholder
-        self._fvals = plane_values(c.players, c.sides, self.max_turns, np.float32)
-        self._ivals = plane_values(c.players, c.sides, self.max_turns, np.uint8).astype(np.int64)
-        self._words = np.zeros((num_envs if packed else 1, NUM_CELLS, 3), dtype=np.int64)
-        self._fobs = np.zeros((1 if packed else num_envs, NUM_CELLS, NUM_PLANES), dtype=np.float32)
-        # uint8 planes are the bytes of the packed words (Numba runs on little-endian machines only)
-        self.obs = (
-            self._words.view(np.uint8).reshape(num_envs, NUM_CELLS, NUM_PLANES) if packed else self._fobs
-        )
-        self._scratch = np.zeros((_POOL_SIZE, SCRATCH_STRIDE), dtype=np.int64)
-        self._seed = seed
-        self.rows = np.zeros((num_envs, k.ROW), dtype=np.int32)
-        self.rngs = np.zeros(num_envs, dtype=np.uint64)
-        self.masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
-        self.seats = np.zeros(num_envs, dtype=np.int64)
-        self.rewards = np.zeros((num_envs, players), dtype=np.float32)
-        self.terminated = np.zeros(num_envs, dtype=bool)
-        self.truncated = np.zeros(num_envs, dtype=bool)
-        self._ready = False
-        ensure_compiled("vector")
-
-    def _seed_rngs(self, seed: int | None) -> None:
-        root = np.random.SeedSequence(seed)
-        words = root.generate_state(self.num_envs, dtype=np.uint64)
-        self.rngs[:] = words | np.uint64(1)  # xorshift needs a non-zero state
-
-    def _batch(self) -> Batch:
-        # copies: the caller may keep or write into what it is given; ours are reused next step
-        return Batch(
-            self.obs.reshape(self.num_envs, 10, 10, NUM_PLANES).copy(),
-            self.masks.copy(),
-            self.seats.copy(),
-            self.rewards.copy(),
-            self.terminated.copy(),
-            self.truncated.copy(),
-        )
-
-    def reset(self, seed: int | None = None) -> Batch:
-        """Deal ``num_envs`` new games (``seed`` makes the whole run repeatable)."""
-        self._seed_rngs(seed if seed is not None else self._seed)
-        c = self.config
-        reset_games(
-            self.rows,
-            self.rngs,
-            c.players,
-            c.sides,
-            self.learners,
-            self.max_turns,
-            self._mode,
-            self._fvals,
-            self._fobs,
-            self._ivals,
-            self._words,
-            self.masks,
-            self.seats,
-            self._scratch,
-        )
-        self.rewards[:] = 0
-        self.terminated[:] = False
-        self.truncated[:] = False
-        self._ready = True
-        return self._batch()
-
-    def check(self, actions: Any) -> np.ndarray:
-        """The actions as an int64 array, or an error naming the first illegal one's rule."""
-        if not self._ready:
-            raise RuntimeError("call reset() before step()")
-        acts = np.asarray(actions)
-        n = self.num_envs
-        if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(
-                f"expected {n} integer actions, got an array of shape {acts.shape} ({acts.dtype})"
-            )
-        acts = acts.astype(np.int64, copy=False)
-        i = first_illegal(self.masks, acts)
-        if i >= 0:
-            action = int(acts[i])
-            rule = "R5.2" if not 300 <= action < 404 else ("R5.1" if action < 352 else "R5.5")
-            raise IllegalActionError(rule, f"game {i}: action {action} is not legal now", action)
-        return acts
-
-    def step_arrays(self, actions: Any) -> None:
-        """Step without copying out: the results are left in ``obs``, ``masks``, ``seats``,
-        ``rewards``, ``terminated`` and ``truncated`` (overwritten by the next step)."""
-        acts = self.check(actions)
-        step_games(
-            self.rows,
-            self.rngs,
-            acts,
-            self.learners,
-            self.max_turns,
-            self._mode,
-            self._fvals,
-            self._fobs,
-            self._ivals,
-            self._words,
-            self.masks,
-            self.seats,
-            self.rewards,
-            self.terminated,
-            self.truncated,
-            self._scratch,
-        )
-
-    def step(self, actions: Any) -> Batch:
-        """Apply ``actions[i]`` for the seat to act in game ``i``; illegal ones raise, naming the rule."""
-        self.step_arrays(actions)
-        return self._batch()
-
-
-class FastVectorEnv(gymnasium.vector.VectorEnv):
-    """A Gymnasium ``VectorEnv`` on the fast engine (same-step autoreset).
-
-    Observations are dicts of batched arrays, ``{"observation": (N, 10, 10, P), "action_mask":
-    (N, 405)}``; the reward of game ``i`` is that of the seat that just acted in it (self-play) or,
-    with ``learner_seats``, of the first learner seat. ``infos["seat"]`` names the seat to act.
-
-    The planes are ``uint8`` by default (``obs_dtype=np.float32`` for the float planes): the
-    values of ``observation.quantize``, ``rint(v * 255)``, so ``planes / 255`` is within 1/510 of
-    the float value; a quarter of the memory, which is what bounds a step at large batches.
-    ``copy=False`` (as Gymnasium's ``SyncVectorEnv``) returns the stepper's own arrays, which the
-    next step overwrites.
-    """
-
-    metadata: dict[str, Any] = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}  # noqa: RUF012
-
-    def __init__(
-        self,
-        num_envs: int,
-        players: int = 2,
-        teams: int | None = None,
-        *,
-        obs_dtype: npt.DTypeLike = np.uint8,
-        copy: bool = True,
-        **kwargs: Any,
-    ) -> None:
-        self.stepper = FastBatchStepper(num_envs, players, teams, obs_dtype=obs_dtype, **kwargs)
-        self.num_envs = num_envs
-        self.copy = copy
-        self.single_observation_space = observation_space(obs_dtype)
-        self.single_action_space = action_space()
-        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
-        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
-        learners = np.flatnonzero(self.stepper.learners)
-        self._reward_seat = int(learners[0]) if len(learners) < players else -1
-        self._reward_seats = np.full(num_envs, max(self._reward_seat, 0))
-        self._games = np.arange(num_envs)
-
-    def _obs(self) -> dict[str, np.ndarray]:
-        s = self.stepper
-        planes = s.obs.reshape(s.num_envs, 10, 10, NUM_PLANES)
-        if not self.copy:
-            return {"observation": planes, "action_mask": s.masks}
-        return {"observation": planes.copy(), "action_mask": s.masks.copy()}
-
-    def reset(
-        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        if isinstance(seed, list):
-            seed = seed[0] if seed else None
-        self.stepper.reset(seed)
-        return self._obs(), {"seat": self.stepper.seats.copy()}
-
-    def step(
-        self, actions: Any
-    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        s = self.stepper
-        acting = s.seats.copy() if self._reward_seat < 0 else self._reward_seats
-        s.step_arrays(actions)
-        rewards = s.rewards[self._games, acting].astype(np.float64)
-        flags = (s.terminated.copy(), s.truncated.copy()) if self.copy else (s.terminated, s.truncated)
-        return self._obs(), rewards, *flags, {"seat": s.seats.copy()}
-
-
 def encode_game(
     game: FastGame, max_turns: int = DEFAULT_MAX_TURNS, obs_dtype: npt.DTypeLike = np.float32
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -696,3 +447,49 @@ def encode_game(
     obs = np.zeros((NUM_CELLS, NUM_PLANES), dtype=np.float32)
     encode_row(game.row, plane_values(c.players, c.sides, max_turns, obs_dtype), max_turns, obs, mask)
     return obs.reshape(10, 10, NUM_PLANES), mask
+
+
+def _warm_up() -> None:
+    n, players = 2, 2
+    rows = np.zeros((n, k.ROW), dtype=np.int32)
+    rngs = np.ones(n, dtype=np.uint64)
+    learners = np.ones(players, dtype=np.int8)
+    fvals = plane_values(players, 2, 1000, np.float32)
+    ivals = plane_values(players, 2, 1000, np.uint8).astype(np.int64)
+    obs = np.zeros((n, 100, 24), dtype=np.float32)
+    words = np.zeros((n, 100, 3), dtype=np.int64)
+    masks = np.zeros((n, 405), dtype=np.int8)
+    seats = np.zeros(n, dtype=np.int64)
+    scratch = np.zeros((1, SCRATCH), dtype=np.int64)
+    reset_games(
+        rows, rngs, players, 2, learners, 1000, OBSERVE_FLOAT, fvals, obs, ivals, words, masks, seats, scratch
+    )
+    actions = np.zeros(n, dtype=np.int64)
+    random_masked(masks, rngs, actions)
+    first_illegal(masks, actions)
+    rewards = np.zeros((n, players), dtype=np.float32)
+    flags = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
+    for mode in (OBSERVE_FLOAT, OBSERVE_PACKED):
+        random_masked(masks, rngs, actions)  # legal actions: the step trusts them
+        step_games(
+            rows,
+            rngs,
+            actions,
+            learners,
+            1000,
+            mode,
+            fvals,
+            obs,
+            ivals,
+            words,
+            masks,
+            seats,
+            rewards,
+            *flags,
+            scratch,
+        )
+    encode_row(rows[0], fvals, 1000, obs[0], masks[0])
+    encode_row_packed(rows[0], ivals, 1000, words[0], masks[0], scratch[0])
+
+
+register_warm_up("vector", _warm_up)

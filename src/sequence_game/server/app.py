@@ -42,7 +42,7 @@ from .limits import Limits
 from .manager import RoomManager
 from .protocol import CreateRoom, Hello, HintRequest, JoinSeat, ProtocolError, parse_message
 from .replays import replay_frames
-from .rooms import Connection, Room
+from .rooms import Connection, Room, room_public
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -172,7 +172,7 @@ def create_app(
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
         room, token = await manager.create(body, request.client.host if request.client else "")
-        return {"code": room.code, "seat": body.seat, "token": token, "room": room.public()}
+        return {"code": room.code, "seat": body.seat, "token": token, "room": room_public(room)}
 
     @app.get("/api/rooms")
     async def open_rooms(open: int = 0) -> dict[str, Any]:
@@ -249,7 +249,7 @@ def create_app(
         if len(body) > MAX_UPLOAD:
             raise HTTPException(413, f"a record is at most {MAX_UPLOAD} bytes")
         # Malformed input (not JSON, or not a record's form) is a 400; a well-formed record that
-        # breaks a rule or has not ended is a 422 (the record reader's two answers, RECORD.md).
+        # breaks a rule or has not ended is a 422 (the record reader's two answers, docs/record-format.md).
         try:
             data = load(body)
         except RecordError as exc:

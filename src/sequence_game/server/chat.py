@@ -18,7 +18,7 @@ from typing import Any
 from ..i18n import N_
 from .limits import Limits, TokenBucket
 from .protocol import ProtocolError
-from .rooms import Room
+from .room_state import Room
 from .seats import Connection
 
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from .store import NOTES_CHANNEL, NOTIFY_CHANNEL, Store, conninfo, split_notice
 
 if TYPE_CHECKING:
-    from .rooms import Room
+    from .room_state import Room
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,12 @@ TICK = 0.5
 def room_key(code: str) -> int:
     """A stable 31-bit advisory lock key for a room (Python's ``hash`` differs between processes)."""
     return zlib.crc32(code.encode()) & 0x7FFFFFFF
+
+
+def runs_here(cluster: Cluster | None, code: str) -> bool:
+    """Whether this worker runs room ``code``'s bots, timers and grace: it owns the room, or it
+    serves alone (``cluster`` ``None``)."""
+    return cluster is None or cluster.owns(code)
 
 
 class Cluster:
@@ -166,7 +172,7 @@ class Cluster:
 
     def note(self, code: str, kind: str, **data: Any) -> None:
         """Tell the workers holding room ``code`` something that is not an event (sent at once, on
-        the session connection): see :meth:`RoomManager._on_note`."""
+        the session connection): see :meth:`.workers.Workers.on_note`."""
         payload = json.dumps({"code": code, "kind": kind, "from": self.worker, **data}, separators=(",", ":"))
         self._sql("SELECT pg_notify(%s, %s)", NOTES_CHANNEL, payload)
 

@@ -18,8 +18,7 @@ from ..config import GameConfig
 from ..errors import ConfigError, IllegalActionError
 from ..i18n import N_
 from ..state import GameState
-from . import chat, clocks, events, fair_rooms
-from .fair_rooms import Gathering
+from . import chat, events, fair_rooms, room_clocks
 from .limits import Limits
 from .protocol import (
     Act,
@@ -37,12 +36,13 @@ from .protocol import (
     SetBot,
     Start,
 )
-from .rooms import Room
+from .room_state import Gathering, Room
 from .seats import Connection
 
 
 class Table(Protocol):
-    """What a command needs of the room manager: its limits and the one way to change a room."""
+    """What a command (and the manager's turn loop and presence) needs of the room manager: its
+    limits and the one way to change a room."""
 
     limits: Limits
 
@@ -56,6 +56,7 @@ class Table(Protocol):
         room_fields: dict[str, Any] | None = None,
         seat_changed: int | None = None,
         game_change: bool = False,
+        after: GameState | None = None,
     ) -> dict[str, Any]: ...
 
     async def apply_action(
@@ -113,7 +114,7 @@ async def on_act(table: Table, room: Room, conn: Connection, msg: Act) -> None:
             N_("this connection plays seat {seat}, not seat {asked}"),
             params={"seat": seat, "asked": msg.seat},
         )
-    if clocks.is_flagged(room, seat):
+    if room_clocks.is_flagged(room, seat):
         flagged = N_("your time ran out: a bot plays this seat for the rest of the game")
         raise ProtocolError("flag_fell", flagged)
     if msg.version > room.version:

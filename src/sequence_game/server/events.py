@@ -3,7 +3,7 @@
 A room serves several languages at once (one seat reads Spanish, another Danish), so nothing here
 is an English sentence: an event is a ``kind`` and its fields, a table note a small dict
 (``{"kind": "reshuffle", "cards": 41}``), a refusal a ``code`` with the catalogue message it is
-worded by (``msgid``) and its ``params``. The page (``static/app.js``) renders each of them through
+worded by (``msgid``) and its ``params``. The page (``static/js/words.js``) renders each of them through
 the same catalogue as the terminal (docs/i18n.md, "Events from the server").
 
 >>> notes([(-4, 1)]), outcome_notes(None)

@@ -9,7 +9,7 @@ started that nobody is connected to is deleted ``lobby_seconds`` after it was cr
 from __future__ import annotations
 
 from .limits import Limits
-from .rooms import Room
+from .room_state import Room
 
 
 def evictable(room: Room, limits: Limits, now: float) -> bool:

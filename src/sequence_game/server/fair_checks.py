@@ -1,6 +1,6 @@
 """The server's fairness verification as data, so each seat's page words it in its own language.
 
-Why: ``sequence verify`` (``commands/verify.py`` over ``fairness.verify_cards``) reports each check
+Why: ``sequence verify`` (``verification.py`` over ``fairness.verify_cards``) reports each check
 with an English ``detail``, part of its ``--json`` output and of the engine-side API. A room serves
 several languages at once (``docs/i18n.md``), so ``room.fairness.game.verify`` sends every check as
 a code, the catalogue message it is worded by (``msgid``) and its ``params``: the data the detail

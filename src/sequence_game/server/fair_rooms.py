@@ -6,40 +6,25 @@ sent) and publishes its SHA-256 before anyone contributes a nonce; the deal is t
 ``docs/server.md``). Everything here is a pure function of the room's folded events, so a room
 rebuilt after a restart deals, reshuffles and scores exactly as before.
 
-This module knows the room only through the attributes :mod:`.rooms` gives it (no import of
-:mod:`.rooms`: it is imported by it).
+This module reads and changes the room's state (:mod:`.room_state`); :mod:`.rooms` folds events
+through it, so it never imports :mod:`.rooms`. Verifying a finished record is the engine's
+(:mod:`sequence_game.verification`), shared with ``sequence verify``.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import card_name
 from ..fairness import ALGORITHM, FairDeal, commitment, fair_game, new_seed
 from ..i18n import N_
 from ..records import with_fairness, write_record
 from ..state import EV_RESHUFFLE, GameState
+from ..verification import verify_record
 from .fair_checks import verification_data
 from .protocol import ProtocolError
-
-if TYPE_CHECKING:
-    from .rooms import Room
-
-
-@dataclass
-class Gathering:
-    """A start waiting for nonces: held in memory only (a restart meanwhile leaves the room as it
-    was, and the host starts again), ended by the last nonce or by the deadline."""
-
-    commitment: str
-    dealer: int
-    waiting: set[int]
-    nonces: dict[int, str] = field(default_factory=dict)
-    remote: bool = False
-    """Another worker's gathering, of which this worker only asks its own sockets for nonces and
-    passes them on (see :mod:`.commands`)."""
+from .room_state import Room
 
 
 @functools.lru_cache(maxsize=1024)
@@ -174,8 +159,6 @@ def fairness_public(room: Room) -> dict[str, Any] | None:
 def verification(record: dict[str, Any]) -> dict[str, Any]:
     """The server's check of a finished record: ``sequence verify``'s status and checks, each as
     data (a code, its catalogue message and params: :mod:`.fair_checks`), never an English sentence."""
-    from ..commands.verify import verify_record
-
     status, report = verify_record(record)
     return verification_data(status, report)
 

@@ -1,8 +1,9 @@
-"""A room in memory: its seats, config and one authoritative game, and how events change it.
+"""How events change a room in memory, and what of it each recipient may see.
 
-Every change follows one path (see :mod:`.manager`): validate against the engine (on a copy),
-commit the event to the store, then fold it into memory with :func:`fold`; the same function
-rebuilds a room from its stored events after a restart or an eviction, so both always agree.
+The room's shape is :class:`.room_state.Room` (re-exported here). Every change follows one path
+(see :mod:`.manager`): validate against the engine (on a copy), commit the event to the store,
+then fold it into memory with :func:`fold`; the same function rebuilds a room from its stored
+events after a restart or an eviction, so both always agree.
 
 What reaches a connection is built per recipient: a seat gets ``state.view(seat)`` (its own hand
 only), a spectator :func:`public_view` (no hand, no legal actions). Public events name only cards
@@ -11,24 +12,19 @@ that became public (a card played or discarded face up, R5.2).
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import string
 import time
-from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from ..actions import Action
 from ..bots import available_bots, level_bots
 from ..cards import card_name, parse_card
-from ..config import GameConfig
-from ..fairness import FairDeal, commitment
+from ..fairness import commitment
 from ..state import GameState, new_game
-from . import clocks, events, fair_rooms
-from .clocks import Clocks
-from .fair_rooms import Gathering
-from .limits import TokenBucket
+from . import events, fair_rooms, room_clocks
+from .room_state import Room
 from .seats import Connection, Seat, hash_token
 from .store import EventRow, RoomRow
 
@@ -42,6 +38,7 @@ __all__ = [
     "public_view",
     "rebuild",
     "record_of",
+    "room_public",
     "seat_view",
 ]
 
@@ -49,105 +46,6 @@ CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO") + "2
 CODE_LENGTH = 6
 #: Events that change the game itself: a command sent against an older one is stale.
 GAME_EVENTS = frozenset({"start", "action", "rule", "config", "flag"})
-
-
-@dataclass(eq=False)
-class Room:
-    code: str
-    config: dict[str, Any]
-    host_seat: int
-    seats: list[Seat]
-    status: str = "lobby"
-    version: int = 0
-    game_version: int = 0
-    game: dict[str, Any] | None = None
-    state: GameState | None = None
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=200))
-    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=300))
-    calls: dict[int, dict[str, Any]] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: set[Connection] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
-    timer_task: asyncio.Task[None] | None = None
-    deadline: float | None = None
-    chat_lines: int = 0
-    """Chat lines in the store (the in-memory ``chat`` keeps only the latest)."""
-    chat_bucket: TokenBucket | None = None
-    bot_seconds: float = 0.0
-    """Bot thinking this room has used since it was loaded (capped by ``Limits.room_bot_seconds``)."""
-    active_at: float = field(default_factory=time.monotonic)
-    """When something last happened here (an event, a socket coming or going): for eviction."""
-    created_at: float = field(default_factory=time.time)
-    evicted: bool = False
-    """Dropped from memory: whoever still holds this object must load the room again."""
-    fair_seed: bytes | None = None
-    """The secret seed committed for the next deal (the latest ``seed`` event); never sent."""
-    deal: FairDeal | None = None
-    """The fair deal of the game in play or just over."""
-    swap_of: int | None = None
-    """The game whose deck this one replays with the sides exchanged (``None``: a fresh deal)."""
-    gathering: Gathering | None = None
-    """A start waiting for the seated people's nonces (memory only)."""
-    verified: dict[str, Any] | None = None
-    """The server's verification of the game just over (computed once)."""
-    records: list[dict[str, Any]] = field(default_factory=list)
-    """Every finished game's record, with its fairness block, in match order."""
-    match: list[dict[str, Any]] = field(default_factory=list)
-    """One line per finished game: winner, dealer, moves, and which game it replays swapped."""
-    clocks: Clocks | None = None
-    """The seats' chess clocks in the game in play (``None``: the host chose none); see :mod:`.clocks`."""
-    clock_task: asyncio.Task[None] | None = None
-    """Wakes when the running clock runs out, even if nobody sends anything."""
-
-    _game_config: tuple[tuple[Any, ...], GameConfig] | None = field(default=None, repr=False)
-    """The last :meth:`game_config`, with the settings it came from (a room's public form, sent
-    with every move, asks for it more than once)."""
-
-    def game_config(self) -> GameConfig:
-        c = self.config
-        key = (c["players"], c.get("teams"), c.get("draw", "auto"))
-        cached = self._game_config
-        if cached is None or cached[0] != key:
-            cached = self._game_config = (key, GameConfig(players=key[0], teams=key[1], draw=key[2]))
-        return cached[1]
-
-    @property
-    def sides(self) -> int:
-        return self.game_config().sides
-
-    def bot_controls(self, seat: int) -> bool:
-        s = self.seats[seat]
-        return s.kind == "bot" or (s.kind == "human" and s.stand_in)
-
-    def public(self) -> dict[str, Any]:
-        """Everything about the room that anyone, spectators included, may know."""
-        state = self.state
-        outcome = state.outcome() if state else None
-        sides = self.sides
-        return {
-            "code": self.code,
-            "status": self.status,
-            "config": dict(self.config),
-            "host_seat": self.host_seat,
-            "version": self.version,
-            "game_version": self.game_version,
-            "seats": [s.public(sides) for s in self.seats],
-            "calls": [{"id": n, **c} for n, c in self.calls.items()],
-            "deadline": self.deadline,
-            "clocks": clocks.public(self, time.time()),
-            "bot_seconds": round(self.bot_seconds, 3),
-            "bots": _bots_public(),
-            "levels": _LEVELS_PUBLIC,
-            "result": clocks.result(self)
-            if outcome is None
-            else {
-                "winner": outcome.winner,
-                "sequences": list(outcome.sequences),
-                "end": outcome.termination.value,
-            },
-            "fairness": fair_rooms.fairness_public(self),
-            "match": fair_rooms.match_public(self),
-        }
 
 
 @functools.cache
@@ -165,6 +63,37 @@ def _bots_public() -> list[str]:
 
 _LEVELS_PUBLIC = level_bots()
 """The levels people are offered, by bot name (shared by every public form, read only)."""
+
+
+def room_public(room: Room) -> dict[str, Any]:
+    """Everything about the room that anyone, spectators included, may know."""
+    state = room.state
+    outcome = state.outcome() if state else None
+    sides = room.sides
+    return {
+        "code": room.code,
+        "status": room.status,
+        "config": dict(room.config),
+        "host_seat": room.host_seat,
+        "version": room.version,
+        "game_version": room.game_version,
+        "seats": [s.public(sides) for s in room.seats],
+        "calls": [{"id": n, **c} for n, c in room.calls.items()],
+        "deadline": room.deadline,
+        "clocks": room_clocks.public(room, time.time()),
+        "bot_seconds": round(room.bot_seconds, 3),
+        "bots": _bots_public(),
+        "levels": _LEVELS_PUBLIC,
+        "result": room_clocks.result(room)
+        if outcome is None
+        else {
+            "winner": outcome.winner,
+            "sequences": list(outcome.sequences),
+            "end": outcome.termination.value,
+        },
+        "fairness": fair_rooms.fairness_public(room),
+        "match": fair_rooms.match_public(room),
+    }
 
 
 def public_view(state: GameState) -> dict[str, Any]:
@@ -264,12 +193,12 @@ def fold(room: Room, ev: EventRow) -> dict[str, Any]:
         room.seats[d["seat"]].stand_in = False
         public["seat"] = d["seat"]
     elif kind == "flag":
-        clocks.fold_flag(room, d)  # a seat's clock ran out: {seat, on_flag, result}
-        public.update(seat=d["seat"], on_flag=d["on_flag"], result=clocks.result(room))
+        room_clocks.fold_flag(room, d)  # a seat's clock ran out: {seat, on_flag, result}
+        public.update(seat=d["seat"], on_flag=d["on_flag"], result=room_clocks.result(room))
     else:
         raise RuntimeError(f"unknown event kind {kind!r}")
     if "clock" in d and kind != "flag":  # the clocks as the event left them (its seat's turn done or not)
-        clocks.fold_stamp(room, d["clock"], ev.seat, turn_done)
+        room_clocks.fold_stamp(room, d["clock"], ev.seat, turn_done)
     room.version = ev.n
     if kind in GAME_EVENTS or (kind == "rule" and d["uphold"]):
         room.game_version = ev.n
@@ -309,6 +238,6 @@ def rebuild(row: RoomRow) -> Room:
 
 
 def record_of(room: Room) -> dict[str, Any]:
-    """The game record (``RECORD.md``) of the game just finished, with its fairness block when
+    """The game record (``docs/record-format.md``) of the game just finished, with its fairness block when
     its deal was fair; never of one in progress."""
     return fair_rooms.finished_record(room, None)[1]

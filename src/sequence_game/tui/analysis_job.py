@@ -2,7 +2,7 @@
 
 Why a process and not a thread: the analysis is CPU-bound for up to about a minute and a half, and
 in a thread of the interface's process it holds the interpreter lock for long stretches (measured
-with ``scripts/tui_analysis_latency.py``: keys waited up to a second). A child process leaves the
+with ``experiments/tui_analysis_latency.py``: keys waited up to a second). A child process leaves the
 interface its own interpreter, and stopping it is immediate (the process is ended), where a thread
 could only stop after the move it is judging. The child is started with ``spawn``, which is safe
 beside the interface's threads. The interface reads the child's news without ever waiting:

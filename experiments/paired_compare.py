@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Compare two variants game by game on the deals both played (``oracle_strength.py --per-game``).
+
+Two variants run with the same ``--seed``, ``--games`` and opponent play the same schedule: the
+same deals with the same seats. Most of a game's outcome is the deal's luck, which both share, so
+the difference of their win rates is far better measured deal by deal than by comparing two
+separate intervals. This prints each variant's rate on the deals both finished and the mean
+per-deal difference with its 95% interval (normal approximation over deals). Games of several
+schedules (runs with different ``--seed``) in one file are pooled, each game keyed by its seed and
+index; ``--seeds`` picks some.
+
+    .venv/bin/python experiments/paired_compare.py games.jsonl "pimc(policy=3, width=4)" \\
+        "pimc(policy=3, width=4, reading=8, margin=0)"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections import defaultdict
+
+
+def load(
+    path: str,
+    variant: str,
+    budget: float | None = None,
+    opponent: str | None = None,
+    seeds: set[int] | None = None,
+) -> dict[tuple[int, int], tuple[int, float]]:
+    """Per game of a schedule (its ``--seed`` and index): the deal, and the variant's score in that
+    game (1 a win, 0.5 a draw); with ``budget``, only its games at that many simulations (or
+    seconds) a move; with ``opponent``, only its games against that bot; with ``seeds``, only
+    those schedules. Games against two opponents are refused without ``opponent``: they share the
+    schedule's indices, so they would overwrite each other."""
+    out: dict[tuple[int, int], tuple[int, float]] = {}
+    seen: set[str] = set()
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            game = json.loads(line)
+            if game["variant"] != variant:
+                continue
+            if budget is not None and budget not in (game.get("simulations"), game.get("seconds")):
+                continue
+            if opponent is not None and game["opponent"] != opponent:
+                continue
+            if seeds is not None and game.get("seed") not in seeds:
+                continue
+            seen.add(game["opponent"])
+            winner = game["winner"]
+            score = 1.0 if winner == variant else 0.5 if winner is None else 0.0
+            out[game.get("seed", 0), game["index"]] = (game["deal_seed"], score)
+    if len(seen) > 1:
+        raise SystemExit(
+            f"{path}: {variant} played {' and '.join(sorted(seen))} at this budget: choose one with --opponent"
+        )
+    return out
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument(
+        "file", help="per-game JSON lines (the runs of one budget; several variants may share a file)"
+    )
+    p.add_argument("a", help="the first variant's label, as the file spells it")
+    p.add_argument("b", help="the second variant's label")
+    p.add_argument("--b-file", help="the second variant's games are in this file instead")
+    p.add_argument(
+        "--budgets",
+        type=float,
+        nargs=2,
+        metavar=("A", "B"),
+        help="compare only games at these simulations (or seconds) a move: one variant at two budgets",
+    )
+    p.add_argument("--opponent", help="compare only games against this bot (the runs' --opponent)")
+    p.add_argument(
+        "--seeds",
+        type=int,
+        nargs="+",
+        help="compare only the schedules of these --seed values (default: every schedule both played, pooled)",
+    )
+    args = p.parse_args()
+    budget_a, budget_b = args.budgets if args.budgets else (None, None)
+    seeds = set(args.seeds) if args.seeds else None
+    a = load(args.file, args.a, budget_a, args.opponent, seeds)
+    b = load(args.b_file or args.file, args.b, budget_b, args.opponent, seeds)
+    both = sorted(set(a) & set(b))
+    if not both:
+        print("no game of the schedule was finished by both variants", file=sys.stderr)
+        return 1
+    if any(a[i][0] != b[i][0] for i in both):
+        print("the two runs did not play the same deals (different --seed or --games?)", file=sys.stderr)
+        return 1
+    deals: dict[int, list[float]] = defaultdict(list)
+    for i in both:
+        deals[a[i][0]].append(a[i][1] - b[i][1])
+    diffs = [sum(d) / len(d) for d in deals.values()]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
+    half = 1.96 * sd / math.sqrt(n)
+    rate_a = sum(a[i][1] for i in both) / len(both)
+    rate_b = sum(b[i][1] for i in both) / len(both)
+    print(f"{len(both)} games on {n} deals finished by both")
+    at_a = f" at {budget_a:g}" if budget_a is not None else ""
+    at_b = f" at {budget_b:g}" if budget_b is not None else ""
+    print(f"  {args.a}{at_a}: {100 * rate_a:.1f}%")
+    print(f"  {args.b}{at_b}: {100 * rate_b:.1f}%")
+    print(
+        f"  difference (first - second), by deal: {100 * mean:+.1f} points [{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
