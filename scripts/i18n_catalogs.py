@@ -139,7 +139,7 @@ SCRIPT_NOT_MESSAGES = frozenset(
     {
         "use strict", "tag you", "tag away", "sit primary", "#board .cell.target", "#board .cell.preview",
         "button.coord", "Arrow", "Enter", "Escape", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown",
-        "Home", "End", "Sequence", "English", "Español", "Dansk",
+        "Home", "End", "Sequence", "English", "Español", "Dansk", "line ahead",
     }
 )  # fmt: skip
 

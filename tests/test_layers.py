@@ -21,7 +21,19 @@ MAX_LINES = 800
 
 #: The layers above the rules engine (docs/architecture.md); everything else in the package's root
 #: is the engine, but for the command line's entry points.
-HIGHER = ("features", "fast", "bots", "analysis", "env", "tui", "server", "commands", "cli", "__main__")
+HIGHER = (
+    "features",
+    "fast",
+    "evaluator",
+    "bots",
+    "analysis",
+    "env",
+    "tui",
+    "server",
+    "commands",
+    "cli",
+    "__main__",
+)
 
 
 def engine_modules() -> list[str]:
@@ -47,7 +59,9 @@ def test_the_engine_imports_only_the_standard_library() -> None:
     assert not higher, f"the rules engine imported higher layers: {sorted(higher)}"
 
 
-@pytest.mark.parametrize("statement", ["import sequence_game.bots", "import sequence_game.cli"])
+@pytest.mark.parametrize(
+    "statement", ["import sequence_game.bots", "import sequence_game.cli", "import sequence_game.analysis"]
+)
 def test_bots_and_the_command_line_start_without_the_optional_stacks(statement: str) -> None:
     loaded = imported_after(statement + "\nfrom sequence_game.bots import make_bot; make_bot('hard')")
     assert not [m for m in HEAVY + HEAVY_ENV if m in loaded]

@@ -3,8 +3,8 @@ runs in a worker with a progress bar, stays responsive and stoppable, then label
 them be jumped to, charts the chances and sums up each side; the result screen offers it against
 bots; the plain replay prints the text report.
 
-Budgets are tiny (a couple of sampled worlds a move, no time limit) so the analysis takes about a
-second and depends only on its seed."""
+The analysis is the evaluator's (docs/analysis.md): deterministic, a second or two for these
+games; ``SLOW`` waits after each move so that keys can be pressed while it runs."""
 
 from __future__ import annotations
 
@@ -35,11 +35,11 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-#: A couple of worlds a move and no clock: about a second for a 31-action game, same figures every run.
+#: The old budget's fields are still accepted (and have no effect): same figures every run.
 TINY = Budget(seconds=None, samples=2, bot_simulations=2)
-#: A clock of 0.2 s a move: the analysis of a 31-action game would last at least 6 s, long enough to
-#: press keys while it runs (the test stops it long before).
-SLOW = Budget(seconds=0.2, samples=64, total=None)
+#: 0.2 s of waiting after each move: the analysis of a 31-action game lasts at least 6 s, long
+#: enough to press keys while it runs (the test stops it long before).
+SLOW = Budget(delay=0.2)
 
 
 def bot_game(seed: int = 2) -> GameSession:
@@ -84,9 +84,10 @@ async def test_analyse_labels_the_moves_and_jumps_between_them(record: Path) -> 
         analysis = await wait_for_analysis(pilot)
         # The very figures of the analysis API, same record, same seed and budget.
         expected = analyze_record(json.loads(record.read_text()), TINY, seed=ANALYSIS_SEED)
-        assert [(m.index, m.label, m.before, m.after) for m in analysis.moves] == [
-            (m.index, m.label, m.before, m.after) for m in expected.moves
-        ]
+        # (the child runs with one BLAS thread: its sums may differ in the ninth decimal)
+        assert [(m.index, m.label) for m in analysis.moves] == [(m.index, m.label) for m in expected.moves]
+        got = [x for m in analysis.moves for x in (m.before, m.after)]
+        assert got == pytest.approx([x for m in expected.moves for x in (m.before, m.after)], abs=1e-6)
         labelled = [m for m in analysis.moves if m.label]
         assert labelled, "this game has labelled moves"
         assert "labelled" in static_text(screen, "#analysis-title")
@@ -206,13 +207,15 @@ def test_chart_is_on_a_fixed_scale_and_marks_labels(record: Path) -> None:
     assert {i for i, c in enumerate(marks) if c != " "} == {m.index for m in analysis.moves if m.label}
 
 
-def test_move_line_shows_label_swing_bot_and_draw(record: Path) -> None:
+def test_move_line_shows_label_swing_best_plays_and_draw(record: Path) -> None:
     analysis = analyze_record(json.loads(record.read_text()), TINY, seed=ANALYSIS_SEED)
-    move = next(m for m in analysis.moves if m.label and m.best != m.move and m.drawn)
+    move = next(m for m in analysis.moves if m.label and m.drawn)
     line = move_line(move)
     assert isinstance(line, Text)
     text = line.plain
-    assert move.label is not None and move.label in text and f"bot: {move.best}" in text
+    assert move.label is not None and move.label in text
+    best = ", ".join(f"{a.move} {100 * a.chance:.1f}%" for a in move.alternatives)
+    assert len(move.alternatives) == 3 and f"best: {best}" in text
     assert f"drew {move.drawn}" in text
 
 

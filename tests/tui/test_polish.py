@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,6 @@ from textual.widgets import Button, Select, Static
 from tui_helpers import settle, stacked_game
 
 from sequence_game.board import parse_cell
-from sequence_game.bots import level_bot
 from sequence_game.cards import parse_card
 from sequence_game.tui.app import SequenceApp
 from sequence_game.tui.controller import (
@@ -402,7 +402,7 @@ async def test_15_open_a_replay_from_the_start_screen(tmp_path: Path) -> None:
         assert isinstance(app.screen, NewGameScreen)  # the replay goes back, it does not quit
 
 
-async def test_16_hint_shows_the_strongest_bots_play() -> None:
+async def test_16_hint_shows_the_evaluators_play_and_why() -> None:
     session = session_of(stacked_game([["7h", "2s"], []]))
     app = SequenceApp(session, bot_delay=0, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -410,7 +410,8 @@ async def test_16_hint_shows_the_strongest_bots_play() -> None:
         await pilot.press("H")
         await settle(pilot)
         text = message(app)
-        assert text.startswith(f"Hint ({level_bot('expert')}): "), text  # pimc (mcts without fast)
+        assert text.startswith("Hint (evaluator): "), text  # the evaluator's best play (docs/evaluator.md)
+        assert re.search(r"\. It .+\. \d+% to win\.$", text), text  # and why, with the chance to win
         screen = game(app)
         assert screen.selected is not None  # the card is chosen and the cursor is on its space
         action = screen.session.targets(screen.hand()[screen.selected], 0)[screen.query_one(BoardView).cursor]

@@ -1,38 +1,39 @@
-"""Post-game analysis of a record: every move's winning chances, the strongest bot's preference,
-labels, and each side's luck kept apart from its decisions (``docs/analysis.md``).
+"""Post-game analysis of a record on the evaluator: every move's winning chances, the mover's best
+plays, labels, and each side's luck kept apart from its decisions (``docs/analysis.md``).
 
-Per move of seat ``m`` (side ``s``), all from ``m``'s view before the move:
+Per move of seat ``m`` (side ``s``), all from ``m``'s view before the move, as the evaluator
+(:mod:`sequence_game.evaluator.model`) judges it:
 
-- ``before``: ``s``'s chance after the best of the candidates (the actual play, the strongest
-  bot's play, a winning play, a block of a winning threat);
-- ``after``: its chance after the actual play, the card it then draws still unknown;
+- ``before``: ``s``'s chance after the best legal play, its draw averaged over the unseen cards;
+- ``after``: its chance after the actual play, averaged the same way;
 - ``loss = before - after`` (>= 0): what the decision cost;
 - ``after_draw``: its chance after the actual play with the card really drawn;
 - ``luck = after_draw - after``: what the draw was worth.
 
 So ``after_draw = before - loss + luck`` for every move, and a side's figures add up over the
-game: ``start + decisions + luck + others = result`` (:class:`SideSummary`).
+game: ``start + decisions + luck + others = result`` (:class:`SideSummary`). The evaluator is
+deterministic: the same record always gets the same figures and labels.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import DEAD, DRAW, WILD, action_name_for
-from ..bots import Bot, Limit, make_bot
 from ..bots.base import forced_action
 from ..bots.evaluation import Board, threats
 from ..cards import Card, card_name
 from ..config import GameConfig
 from ..state import EV_PENALTY, EV_RESHUFFLE, GameState
 from ..views import PlayerView
-from .estimate import drawn_card, estimate, played_card
+
+if TYPE_CHECKING:  # NumPy loads with the evaluator, when an analysis runs, not on import
+    from ..evaluator.model import Evaluator
 
 MISTAKE: Final = 0.10
 """A decision that loses at least this much winning chance (10 percentage points) is a mistake."""
@@ -40,8 +41,8 @@ BLUNDER: Final = 0.25
 """... and at least this much, a blunder."""
 MISSED: Final = 0.10
 """A missed win or a missed block is labelled only when it loses at least this much."""
-STRONGEST_BOT: Final = "mcts"
-"""The search bot whose play the analysis recommends (``docs/analysis.md``)."""
+CURVE_SIDE: Final = 0
+"""The side whose chance the analysis' one curve shows (who is ahead)."""
 
 Progress = Callable[[int, int], None]
 """Called with (moves done, moves in all) as the analysis goes (for progress bars)."""
@@ -53,26 +54,38 @@ class AnalysisError(ValueError):
 
 @dataclass(frozen=True)
 class Budget:
-    """The work spent on each move: ``seconds`` (all of it, the bot's share included) and at most
-    ``samples`` sampled worlds; without ``seconds`` the result depends only on the seed."""
+    """How the analysis runs. The evaluator judges every legal play over every possible draw,
+    whatever the budget: ``seconds``, ``samples``, ``total``, ``bot_share`` and ``bot_simulations``
+    belonged to the sampled rollouts it replaced and have no effect (they are still accepted, so
+    saved settings and old callers keep working)."""
 
     seconds: float | None = 1.0
     samples: int = 64
     total: float | None = 90.0
-    """With ``seconds``: a long game gets less time a move, ``total / actions``, so that the whole
-    analysis stays near ``total`` seconds."""
     bot_share: float = 0.3
-    """The part of ``seconds`` the strongest bot searches for its preferred play."""
     bot_simulations: int = 150
-    """The bot's budget in sampled worlds (its limit without ``seconds``; with it, whichever
-    comes first)."""
+    alternatives: int = 3
+    """How many of the mover's best plays each decision lists."""
+    delay: float = 0.0
+    """Seconds to wait after each move: none in use; tests of the interfaces that must stay live
+    (and stoppable) while an analysis runs set it, now that a whole game takes a few seconds."""
 
     def __post_init__(self) -> None:
         for name, value in (("seconds", self.seconds), ("total", self.total)):
             if value is not None and not value > 0:
                 raise ValueError(f"{name} must be positive, not {value!r}")
-        if self.samples < 1 or self.bot_simulations < 1:
-            raise ValueError("samples and bot simulations must be at least 1")
+        if self.samples < 1 or self.bot_simulations < 1 or self.alternatives < 1:
+            raise ValueError("samples, bot simulations and alternatives must be at least 1")
+        if self.delay < 0:
+            raise ValueError(f"delay must be at least 0, not {self.delay!r}")
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One of the mover's best plays and its chance (its draw averaged over the unseen cards)."""
+
+    move: str
+    chance: float
 
 
 @dataclass(frozen=True)
@@ -95,19 +108,27 @@ class MoveAnalysis:
     after_draw: float
     luck: float
     best: str | None
-    """The strongest bot's preferred play (decisions only)."""
+    """The best play by the evaluator (decisions only)."""
     best_chance: float | None
     label: str | None
     """``missed win``, ``missed block``, ``blunder``, ``mistake`` or ``None``."""
     accuracy: float | None
-    samples: int
+    alternatives: list[Alternative] = field(default_factory=list)
+    """The mover's best plays, best first, with their chances (decisions only)."""
+    chances: list[float] = field(default_factory=list)
+    """After the move (its draw seen), each seat's own-view chance of its own side, by seat."""
+    ahead: float = 0.5
+    """After the move, side :data:`CURVE_SIDE`'s chance: the mean of its seats' own-view chances."""
+    evaluated: int = 0
+    """Positions the evaluator judged for this move (every legal play times every draw)."""
 
 
 @dataclass(frozen=True)
 class SideSummary:
     """A side's account: ``start + decisions + luck + others == result`` exactly, where
     ``decisions`` is minus its moves' losses, ``luck`` the sum of its draws' luck and ``others``
-    everything between its moves (the other sides' plays and draws, and sampling noise)."""
+    everything between its moves (the other sides' plays and draws, and the evaluator's changes
+    of mind between two views)."""
 
     side: int
     moves: int
@@ -119,6 +140,12 @@ class SideSummary:
     others: float
     result: float
     labels: dict[str, int]
+    luck_against: float = 0.0
+    """The other sides' luck, counted against this side: the sum of their draws' luck (each from
+    its drawer's view), shared equally among the sides that did not draw."""
+    adjusted: float = 0.0
+    """The luck-adjusted result, ``result - luck + luck_against``: what the result would be worth
+    had every draw been an average one. Over the sides it sums to the results' sum."""
 
 
 @dataclass
@@ -131,6 +158,10 @@ class GameAnalysis:
     winner: int | None = None
     over: bool = False
     seconds: float = 0.0
+    evaluator: str = ""
+    """The evaluator's version."""
+    assumes: str = ""
+    """What the evaluator's chances assume about the play from each position on."""
 
     def swings(self, count: int = 3) -> list[MoveAnalysis]:
         """The moves whose decision or draw changed their mover's chances most."""
@@ -142,6 +173,8 @@ class GameAnalysis:
             "sides": self.sides,
             "over": self.over,
             "winner": self.winner,
+            "evaluator": {"version": self.evaluator, "assumes": self.assumes},
+            "curve": {"side": CURVE_SIDE, "field": "ahead"},
             "budget": asdict(self.budget),
             "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER, "missed": MISSED},
             "seconds": round(self.seconds, 3),
@@ -262,31 +295,45 @@ def label_of(view: PlayerView, action: int, loss: float) -> str | None:
 # ----------------------------------------------------------------------------- the analysis
 
 
+def load_evaluator(evaluator: Evaluator | str | Path | None = None) -> Evaluator:
+    """The evaluator to judge with: the shipped one by default, or one from a weights file."""
+    from ..evaluator.model import Evaluator
+
+    if isinstance(evaluator, Evaluator):
+        return evaluator
+    return Evaluator.load(evaluator)
+
+
 def analyze_record(
     source: str | bytes | Path | dict[str, Any],
     budget: Budget | None = None,
     *,
     seed: int = 0,
-    bot: str = STRONGEST_BOT,
+    bot: str | None = None,
     progress: Progress | None = None,
+    evaluator: Evaluator | str | Path | None = None,
 ) -> GameAnalysis:
     """Analyse every action of a record (``docs/analysis.md``); ``progress`` is called after each.
 
-    Raises :class:`AnalysisError` for a malformed record or one with an illegal action.
+    ``seed`` and ``bot`` have no effect (the evaluator is deterministic and names the best plays
+    itself); they are accepted for old callers. Raises :class:`AnalysisError` for a malformed
+    record or one with an illegal action.
     """
+    del seed, bot
     budget = budget or Budget()
     started = time.perf_counter()
     config, final, walk = steps(source)
-    rng = random.Random(seed)
-    adviser = make_bot(bot, seed=seed)
-    if budget.seconds is not None and budget.total is not None and walk:
-        budget = replace(budget, seconds=min(budget.seconds, budget.total / len(walk)))
-    analysis = GameAnalysis(config.players, config.sides, budget)
+    judge_with = load_evaluator(evaluator)
+    analysis = GameAnalysis(
+        config.players, config.sides, budget, evaluator=judge_with.version, assumes=judge_with.assumes
+    )
     for done, step in enumerate(walk, start=1):
         after = walk[done].state if done < len(walk) else final
-        analysis.moves.append(_analyse_move(step, after, budget, rng, adviser))
+        analysis.moves.append(_analyse_move(step, after, budget, judge_with))
         if progress is not None:
             progress(done, len(walk))
+        if budget.delay:
+            time.sleep(budget.delay)
     outcome = final.outcome()
     analysis.over = outcome is not None
     analysis.winner = outcome.winner if outcome else None
@@ -302,8 +349,7 @@ def analyse_move(
     seat: int | None = None,
     card: Card | None = None,
     budget: Budget | None = None,
-    seed: int = 0,
-    bot: str = STRONGEST_BOT,
+    evaluator: Evaluator | str | Path | None = None,
 ) -> MoveAnalysis:
     """Judge one action in a position (a constructed one too): the position is played on a copy,
     so the card really drawn comes from ``state``'s own draw pile."""
@@ -311,46 +357,24 @@ def analyse_move(
     after = state.copy()
     after.apply(action, seat, card=card)
     step = Step(0, state.copy(), seat, action, card)
-    return _analyse_move(step, after, budget or Budget(), random.Random(seed), make_bot(bot, seed=seed))
+    return _analyse_move(step, after, budget or Budget(), load_evaluator(evaluator))
 
 
-def _analyse_move(
-    step: Step, after_state: GameState, budget: Budget, rng: random.Random, adviser: Bot
-) -> MoveAnalysis:
+def _analyse_move(step: Step, after_state: GameState, budget: Budget, evaluator: Evaluator) -> MoveAnalysis:
     """One action judged from its mover's view; ``after_state`` is the real state after it."""
     state, seat = step.state, step.seat
     view = state.view(seat)
-    played = played_card(state, seat, step.action, step.card)
-    real_draw = drawn_card(view.hand, played, after_state.hand(seat))
-    start = time.perf_counter()
-    seconds = budget.seconds
     decision = step.action != DRAW and forced_action(view) is None
-    best: int | None = None
-    if decision:
-        limit = Limit(
-            seconds=seconds * budget.bot_share if seconds is not None else None,
-            simulations=budget.bot_simulations,
-        )
-        best = adviser.select_action(view, limit)
-    candidates: dict[int, Card | None] = {step.action: step.card}
-    if decision:
-        for extra in (best, *winning_plays(view)[:1], *blocking_plays(view)[:1]):
-            if extra is not None and extra not in candidates:
-                candidates[extra] = None
-    deadline = start + seconds if seconds is not None else math.inf
-    est = estimate(
-        view,
-        list(candidates.items()),
-        (step.action, step.card),
-        real_draw,
-        rng,
-        budget.samples,
-        deadline,
-    )
-    after = est.by_action[step.action]
-    before = max(est.by_action.values())
-    loss = before - after
-    after_draw = est.with_real_draw if est.with_real_draw is not None else after
+    from .judge import judge
+
+    j = judge(state, seat, step.action, step.card, after_state, evaluator, decision=decision)
+    before = j.before
+    loss = max(0.0, before - j.after)
+    best = j.plays[0] if decision else None
+    alternatives = [
+        Alternative(_name(p.action, p.card, view.hand), p.chance) for p in j.plays[: budget.alternatives]
+    ]
+    side0 = [c for s, c in enumerate(j.seat_chances) if s % state.config.sides == CURVE_SIDE]
     return MoveAnalysis(
         index=step.index,
         turn=state.turn,
@@ -359,16 +383,19 @@ def _analyse_move(
         move=_name(step.action, step.card, view.hand),
         decision=decision,
         before=before,
-        after=after,
+        after=j.after,
         loss=loss,
-        drawn=card_name(real_draw) if real_draw is not None else None,
-        after_draw=after_draw,
-        luck=after_draw - after,
-        best=_name(best, None, view.hand) if best is not None else None,
-        best_chance=est.by_action.get(best) if best is not None else None,
+        drawn=card_name(j.drawn) if j.drawn is not None else None,
+        after_draw=j.after_draw,
+        luck=j.after_draw - j.after,
+        best=_name(best.action, best.card, view.hand) if best is not None else None,
+        best_chance=best.chance if best is not None else None,
         label=label_of(view, step.action, loss) if decision else None,
         accuracy=move_accuracy(loss) if decision else None,
-        samples=est.samples,
+        alternatives=alternatives if decision else [],
+        chances=list(j.seat_chances),
+        ahead=sum(side0) / len(side0),
+        evaluated=j.evaluated,
     )
 
 
@@ -388,6 +415,8 @@ def _summary(analysis: GameAnalysis, side: int, final: GameState) -> SideSummary
     start = moves[0].before if moves else result
     lost = -sum(m.loss for m in moves)
     luck = sum(m.luck for m in moves)
+    others_luck = sum(m.luck for m in analysis.moves if m.side != side)
+    against = others_luck / (analysis.sides - 1) if analysis.sides > 1 else 0.0
     labels: dict[str, int] = {}
     for m in moves:
         if m.label:
@@ -404,6 +433,8 @@ def _summary(analysis: GameAnalysis, side: int, final: GameState) -> SideSummary
         others=result - start - lost - luck,
         result=result,
         labels=labels,
+        luck_against=against,
+        adjusted=result - luck + against,
     )
 
 

@@ -1,4 +1,5 @@
-"""The analysis as text for a terminal: one line a move, then each side's account.
+"""The analysis as text for a terminal: one line a move (with the mover's best plays), then each
+side's account and its luck-adjusted result.
 
 The words are messages of the catalogue (docs/i18n.md), in the language the interface chose
 (``sequence --lang da analyze``); the analysis itself (``GameAnalysis``, ``--json``) stays data,
@@ -32,8 +33,14 @@ def label_word(label: str) -> str:
     return _(LABEL_WORDS[label]) if label in LABEL_WORDS else label
 
 
+def alternatives_text(m: MoveAnalysis) -> str:
+    """The mover's best plays with their chances: ``5h@e4 61.2%, kc@e7 55.0%``."""
+    return ", ".join(f"{a.move} {_pct(a.chance).strip()}" for a in m.alternatives)
+
+
 def move_line(m: MoveAnalysis) -> str:
-    """One move: who, what, chances before and after, the draw and its luck, the bot's play, label."""
+    """One move: who, what, chances before and after, the draw and its luck, the label, and the
+    mover's best plays ranked by chance."""
     who = _("seat {seat} (side {side})").format(seat=m.seat, side=m.side)
     parts = [f"{m.index:4d} {who} {m.move:<12}"]
     parts.append(f"{_pct(m.before)} -> {_pct(m.after)}")
@@ -41,12 +48,10 @@ def move_line(m: MoveAnalysis) -> str:
         parts.append(_("drew {card} {luck}").format(card=m.drawn, luck=_signed(m.luck, 5)))
     else:
         parts.append(" " * 13)
-    if m.decision and m.best is not None and m.best != m.move:
-        parts.append(
-            _("best {move} ({chance})").format(move=m.best, chance=_pct(m.best_chance or 0.0).strip())
-        )
     if m.label:
         parts.append(f"[{label_word(m.label)}, -{100 * m.loss:.1f}]")
+    if m.decision and m.alternatives:
+        parts.append(_("best: {plays}").format(plays=alternatives_text(m)))
     return "  ".join(parts)
 
 
@@ -54,6 +59,11 @@ def format_text(analysis: GameAnalysis) -> str:
     """The whole report: moves, the side accounts, the largest swings."""
     header = f"{_('idx'):>4} {_('mover'):<27}{_('before -> after   draw  luck')}"
     lines = [header + "   " + _("(chances of the mover's side, from its own view)")]
+    lines.append(
+        _(
+            "The chances assume that every seat plays like the hard bot from here on (evaluator {version})."
+        ).format(version=analysis.evaluator)
+    )
     lines += [move_line(m) for m in analysis.moves]
     lines.append("")
     if analysis.over:
@@ -82,6 +92,18 @@ def format_text(analysis: GameAnalysis) -> str:
                 luck=_signed(s.luck),
                 others=_signed(s.others),
                 result=_pct(s.result).strip(),
+            )
+        )
+        lines.append(
+            _(
+                "side {side}: luck-adjusted result {adjusted} (result {result} - own luck {luck} "
+                "+ the other sides' luck {against})"
+            ).format(
+                side=s.side,
+                adjusted=_pct(s.adjusted).strip(),
+                result=_pct(s.result).strip(),
+                luck=_signed(s.luck),
+                against=_signed(s.luck_against),
             )
         )
     swings = ", ".join(

@@ -144,6 +144,7 @@ class PimcBot(Oracle):
         lookahead: int = 0,
         lookahead_width: int = 3,
         threads: int = 1,
+        judge: int = 0,
         default_limit: Limit = DEFAULT_LIMIT,
     ) -> None:
         for what, value, least in (
@@ -269,6 +270,12 @@ class PimcBot(Oracle):
         self.lookahead_width = lookahead_width
         self.threads = threads
         """Threads the rollouts of a batch of worlds are split among (the same values, sooner)."""
+        if judge < 0:
+            raise ValueError(f"pimc: judge is a number of draws (0: off), not {judge!r}")
+        self.judge = judge
+        """Above 0, the plays are ranked by the evaluator (:mod:`sequence_game.evaluator`): its
+        chance after each play, averaged over this many draws; the heuristic still spots a win in
+        one. The ranking picks the candidates and the play kept unless the rollouts beat it."""
         self.default_limit = default_limit
         self.last_simulations = 0
         """Rollouts the last move ran (for benchmarks)."""
@@ -295,6 +302,8 @@ class PimcBot(Oracle):
         order = sorted(acts, key=lambda a: -(scores[a] - _spent(a, costs)))
         if scores[order[0]] - _spent(order[0], costs) >= WIN / 2:  # it wins now (R7.1)
             return order[0]
+        if self.judge:
+            order = self._judged(view, acts)
         duel = view.config.players == 2
         cands = self.candidates(order, self.two_player_width if duel else self.width)
         if len(cands) == 1:
@@ -328,6 +337,14 @@ class PimcBot(Oracle):
             rank = "tuned3" if view.config.sides == 3 else "tuned"
         weights, costs, threat_weight, reach = RANKINGS[rank]
         return _play_scores(view, acts, self.inference, weights, threat_weight, reach), costs
+
+    def _judged(self, view: PlayerView, acts: list[int]) -> list[int]:
+        """The plays, best first by the evaluator's chance after each (``judge`` draws each)."""
+        from ..evaluator.model import Evaluator
+        from ..evaluator.moves import view_play_chances
+
+        chances = view_play_chances(Evaluator.load(), view, self.rng, acts, draws=self.judge)
+        return sorted(acts, key=lambda a: -chances[a])
 
     def candidates(self, order: list[int], width: int | None = None) -> list[int]:
         """The plays to search, from the heuristic's ranking (best first): its ``width`` best (the

@@ -1,17 +1,20 @@
-"""``sequence analyze FILE [--json] [--seconds S] [--total T] [--samples N] [--chart PNG]``: post-game analysis of a record.
+"""``sequence analyze FILE [--json] [--chart PNG] [--alternatives N] [--evaluator W]``: post-game analysis of a record.
 
-For every move: the mover's winning chances before and after, from its own view; the play the
-strongest bot prefers; a label (missed win, missed block, blunder, mistake); each side's luck kept
-apart from its decisions; accuracy and the largest swings (``docs/analysis.md``).
+For every move: the mover's winning chances before and after, from its own view, by the evaluator;
+the mover's best plays ranked by chance; a label (missed win, missed block, blunder, mistake); each
+side's luck kept apart from its decisions, and its luck-adjusted result (``docs/analysis.md``).
+``--seconds``, ``--total``, ``--samples``, ``--bot`` and ``--seed`` belonged to the sampled
+rollouts the evaluator replaced: still accepted, they have no effect.
 
-Exit status: 0 analysed; 2 the record is unreadable, malformed or has an illegal action, or the
-chart cannot be drawn (matplotlib missing).
+Exit status: 0 analysed; 2 the record is unreadable, malformed or has an illegal action, the
+evaluator's weights cannot be read, or the chart cannot be drawn (matplotlib missing).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,41 +22,41 @@ from typing import Any
 from ..i18n import _
 from ..record_messages import record_message
 
+#: As ``analysis.threads.ONE_THREAD``, which cannot be imported before NumPy is (the package loads it).
+ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "analyze",
         help=_("analyse a game record: winning chances, mistakes, luck and skill"),
         description=_(
-            "Judge every move of a record from its mover's view: winning chances before and "
-            "after, the strongest bot's play, labelled mistakes, luck kept apart from decisions."
+            "Judge every move of a record from its mover's view with the evaluator: winning "
+            "chances before and after, the best plays, labelled mistakes, luck kept apart from "
+            "decisions."
         ),
     )
     p.add_argument("file", type=Path, help=_("a JSON game record (sequence-record/1), or - for stdin"))
     p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.add_argument(
-        "--seconds",
-        type=float,
-        default=1.0,
-        metavar="S",
-        help=_(
-            "time per move, the bot's search included (default: %(default)s); 0 for no time limit "
-            "(then --samples alone sets the work and the result depends only on --seed)"
-        ),
+        "--alternatives",
+        type=int,
+        default=3,
+        metavar="N",
+        help=_("the best plays listed for each decision (default: %(default)s)"),
     )
     p.add_argument(
-        "--total",
-        type=float,
-        default=90.0,
-        metavar="T",
-        help=_(
-            "with --seconds, a long game gets T / actions seconds a move when that is less "
-            "(default: %(default)s; 0 for no cap)"
-        ),
+        "--evaluator",
+        type=Path,
+        metavar="WEIGHTS",
+        help=_("judge with these evaluator weights (.npz) instead of the shipped ones"),
     )
-    p.add_argument("--samples", type=int, default=64, help=_("sampled worlds per move at most (default: 64)"))
-    p.add_argument("--bot", default="mcts", help=_("the bot whose preferred play is shown (default: mcts)"))
-    p.add_argument("--seed", type=int, default=0, help=_("seed of the sampled worlds and the bot"))
+    no_effect = _("no effect: kept for old scripts (the evaluator replaced the sampled rollouts)")
+    p.add_argument("--seconds", type=float, default=1.0, metavar="S", help=no_effect)
+    p.add_argument("--total", type=float, default=90.0, metavar="T", help=no_effect)
+    p.add_argument("--samples", type=int, default=64, help=no_effect)
+    p.add_argument("--bot", default="mcts", help=no_effect)
+    p.add_argument("--seed", type=int, default=0, help=no_effect)
     p.add_argument(
         "--chart", type=Path, metavar="PNG", help=_("also draw the winning chances to this PNG file")
     )
@@ -62,16 +65,27 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    for name in ONE_THREAD:  # before NumPy is imported, just below (analysis/threads.py says why)
+        os.environ.setdefault(name, "1")
     from ..analysis import AnalysisError, Budget, analyze_record, format_text
+    from ..analysis.game import load_evaluator
 
     if args.seconds < 0 or args.total < 0 or args.samples < 1:
         print(_("--seconds and --total must be at least 0 and --samples at least 1"), file=sys.stderr)
         return 2
+    if args.alternatives < 1:
+        print(_("--alternatives must be at least 1"), file=sys.stderr)
+        return 2
     try:
-        budget = Budget(seconds=args.seconds or None, samples=args.samples, total=args.total or None)
+        evaluator = load_evaluator(args.evaluator)
+    except (OSError, ValueError) as exc:
+        print(_("cannot read the evaluator's weights: {error}").format(error=exc), file=sys.stderr)
+        return 2
+    try:
+        budget = Budget(alternatives=args.alternatives)
         source: Path | bytes = sys.stdin.buffer.read() if str(args.file) == "-" else args.file
         progress = None if args.quiet or not sys.stderr.isatty() else _progress
-        analysis = analyze_record(source, budget, seed=args.seed, bot=args.bot, progress=progress)
+        analysis = analyze_record(source, budget, progress=progress, evaluator=evaluator)
     except (AnalysisError, ValueError) as exc:
         print(_("cannot analyse: {error}").format(error=record_message(exc)), file=sys.stderr)
         return 2

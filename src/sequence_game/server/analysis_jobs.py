@@ -1,8 +1,8 @@
 """Post-game analysis for the page: each job in its own process, its progress polled, results kept.
 
-Why a process per job: an analysis is about 90 seconds of CPU (``docs/analysis.md``). In the
-event loop it would freeze every room; in a thread it would hold the interpreter lock and slow
-them all. A spawned process runs it beside the server; the loop only reads its queue a few times a
+Why a process per job: an analysis is a few seconds of CPU (``docs/analysis.md``: the evaluator
+judges every legal play over every draw). In the event loop it would freeze every room; in a
+thread it would hold the interpreter lock and slow them all. A spawned process runs it beside the server; the loop only reads its queue a few times a
 second. At most ``Limits.analysis_workers`` run at once, the others wait their turn, and each
 finished game is analysed once (its result is kept while the server runs).
 """
@@ -54,7 +54,7 @@ def analyse_in_worker(record: dict[str, Any], budget: dict[str, Any], out: Any) 
 
     try:
         result = analyze_record(
-            record, Budget(**budget), seed=0, progress=lambda done, total: out.put(("progress", done, total))
+            record, Budget(**budget), progress=lambda done, total: out.put(("progress", done, total))
         )
         out.put(("done", result.to_json()))
     except AnalysisError as exc:
@@ -131,6 +131,8 @@ class AnalysisJobs:
     async def _run(self, job: Job, record: dict[str, Any]) -> None:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
+        from ..analysis.threads import one_thread_children  # here: the server starts without NumPy
+
         async with self._slots:
             ctx = multiprocessing.get_context("spawn")  # a fresh interpreter, not a fork of the loop
             out = ctx.Queue()
@@ -138,7 +140,8 @@ class AnalysisJobs:
                 target=analyse_in_worker, args=(record, self.budget, out), daemon=True
             )
             try:
-                proc.start()
+                with one_thread_children():  # the evaluator's small products: one BLAS thread
+                    proc.start()
                 job.status = "running"
                 while job.status == "running":
                     try:

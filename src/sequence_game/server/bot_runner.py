@@ -25,11 +25,16 @@ import random
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
 
 from ..actions import DEAD, DISCARD, DRAW
+from ..analysis.threads import ONE_THREAD
 from ..bots import Limit, available_bots, make_bot, table_spec
 from ..views import PlayerView
 from .children import BOT_NICE, leave_with_parent
+
+if TYPE_CHECKING:
+    from ..evaluator.advice import Advice
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +50,21 @@ def think_in_worker(level: str, seed: int, view: PlayerView, seconds: float) -> 
     bot = make_bot(table_spec(level), seed=seed)  # a level's bot plays with the level's options
     action = int(bot.select_action(view, Limit(seconds=seconds)))
     return action, time.monotonic() - start
+
+
+def advise_in_worker(view: PlayerView, seed: int) -> Advice:
+    """Runs in a pool process: the evaluator's hint for ``view`` (docs/evaluator.md)."""
+    from ..evaluator.advice import advise
+
+    return advise(view, random.Random(seed))
+
+
+def _start_child(parent: int, nice: int) -> None:
+    """A pool process's start: one BLAS thread for the evaluator's small products (before NumPy
+    loads: ``analysis.threads`` says why), then tied to the server's life at a lower priority."""
+    for name in ONE_THREAD:
+        os.environ.setdefault(name, "1")
+    leave_with_parent(parent, nice)
 
 
 def instant_action(view: PlayerView, rng: random.Random) -> int:
@@ -77,7 +97,7 @@ class BotRunner:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=ctx,
-                initializer=leave_with_parent,
+                initializer=_start_child,
                 initargs=(os.getpid(), BOT_NICE),
             )
         return self._pool
@@ -120,6 +140,34 @@ class BotRunner:
             if isinstance(exc, BrokenProcessPool):
                 self._reset()
             return instant_action(view, self._rng), seconds
+
+    async def advise(self, view: PlayerView) -> Advice | None:
+        """The evaluator's hint for ``view``, worked out in the pool (its NumPy work stays off the
+        event loop); ``None`` if the pool fails, for the caller to fall back on a bot."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
+        await self._slots.acquire()
+        try:
+            future = asyncio.get_running_loop().run_in_executor(
+                self._executor(), advise_in_worker, view, self._rng.getrandbits(32)
+            )
+        except Exception:  # a pool that cannot start: no hint from it
+            self._slots.release()
+            log.exception("bot pool unavailable")
+            self._reset()
+            return None
+        slots = self._slots
+        future.add_done_callback(lambda _f: slots.release())
+        try:
+            # generous: the first job also waits for the pool's process to start and load NumPy
+            return await asyncio.wait_for(asyncio.shield(future), timeout=30)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the caller falls back on a bot
+            log.warning("hint failed (%r)", exc)
+            if isinstance(exc, BrokenProcessPool):
+                self._reset()
+            return None
 
     def _reset(self) -> None:
         pool, self._pool = self._pool, None

@@ -1,4 +1,5 @@
-"""Hints: the strongest bot's play for a seated player's own view, in rooms that allow them.
+"""Hints: the evaluator's best play for a seated player's own view, and why, in rooms that allow
+them (the strongest bot's play if the evaluator's worker fails).
 
 Why a module of its own: a hint is thought out in the bot pool like a bot's move, but for a person
 and outside the room's lock (the room answers everyone meanwhile), one at a time per seat, and it
@@ -55,8 +56,20 @@ class Hints:
         if key in self._hinting:
             raise ProtocolError("rate_limited", N_("a hint is already being worked out"))
         self._hinting.add(key)
+        why: dict[str, Any] = {}
         try:
-            action, _used = await self.bots.choose(HINT_LEVEL, view, 0.0, HINT_SECONDS)
+            advice = await self.bots.advise(view)
+            if advice is not None and advice.action in view.legal_actions:
+                action, level = advice.action, "evaluator"
+                why = {
+                    "reason": advice.reason,
+                    "cells": list(advice.cells),
+                    "side": advice.side,
+                    "chance": round(advice.chance, 4),
+                }
+            else:  # the pool failed: the strongest bot's play, as before the evaluator
+                action, _used = await self.bots.choose(HINT_LEVEL, view, 0.0, HINT_SECONDS)
+                level = HINT_LEVEL
         finally:
             self._hinting.discard(key)
         if action not in view.legal_actions:
@@ -69,7 +82,8 @@ class Hints:
             "action": action,
             "card": card_name(card) if card is not None else None,
             "cell": action % 100 if action < DEAD else None,
-            "level": HINT_LEVEL,
+            "level": level,
+            **why,
         }
 
 

@@ -1,8 +1,9 @@
 """The post-game analysis of a record in a child process, for an interface that must stay live.
 
-Why a process and not a thread: the analysis is CPU-bound for up to about a minute and a half, and
-in a thread of the interface's process it holds the interpreter lock for long stretches (measured
-with ``experiments/tui_analysis_latency.py``: keys waited up to a second). A child process leaves the
+Why a process and not a thread: the analysis is CPU-bound for a few seconds (the evaluator judges
+every legal play over every draw, ``docs/analysis.md``), and in a thread of the interface's process
+it would hold the interpreter lock for long stretches (measured with the sampled rollouts it
+replaced, ``experiments/tui_analysis_latency.py``: keys waited up to a second). A child process leaves the
 interface its own interpreter, and stopping it is immediate (the process is ended), where a thread
 could only stop after the move it is judging. The child is started with ``spawn``, which is safe
 beside the interface's threads. The interface reads the child's news without ever waiting:
@@ -20,6 +21,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ..analysis import AnalysisError, Budget, GameAnalysis, analyze_record
+from ..analysis.threads import one_thread_children
 from ..i18n import _
 
 #: How long :meth:`AnalysisJob.stop` waits for the ended child to be gone, in seconds.
@@ -27,7 +29,8 @@ STOP_WAIT = 2.0
 
 
 def _analyse_in_child(record: dict[str, Any], budget: Budget, seed: int, send: Connection) -> None:
-    """The child's work: the progress after every move, then the analysis or the reason it failed.
+    """The child's work: the progress after every move, then the analysis or the reason it failed
+    (``seed`` has no effect since the evaluator replaced the sampled rollouts).
 
     The child shares the interface's terminal, so it prints nothing there: what it has to say goes
     through the pipe, a failure included."""
@@ -74,7 +77,7 @@ class AnalysisJob:
             name="sequence-analysis",
             daemon=True,  # never outlives the interface
         )
-        with _real_stderr():
+        with _real_stderr(), one_thread_children():
             self.process.start()
         send.close()  # the child holds the only sending end: its exit reads as the end of the pipe
         self.progress: tuple[int, int] = (0, 0)

@@ -17,7 +17,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..analysis import GameAnalysis, MoveAnalysis
-from ..analysis.report import label_word
+from ..analysis.report import alternatives_text, label_word
 from ..i18n import _, ngettext
 from .controller import SIDE_LETTERS, side_name
 
@@ -62,7 +62,7 @@ def points(change: float) -> str:
 
 def move_line(move: MoveAnalysis) -> Text:
     """One analysed move: the mover, its swing (before -> after, with the loss), the label, the
-    strongest bot's play when it differs, and the draw with its luck."""
+    mover's best plays ranked by chance, and the draw with its luck."""
     text = Text()
     text.append(f"{SIDE_LETTERS[move.side]} ", style=SIDE_TEXT_STYLES[move.side])
     text.append(f"{move.move}: {percent(move.before)} -> {percent(move.after)}")
@@ -73,10 +73,8 @@ def move_line(move: MoveAnalysis) -> Text:
         text.append(label_word(move.label), style=LABEL_STYLES.get(move.label, "bold"))
     if not move.decision:
         text.append(" " + _("(no choice)"), style="dim")
-    if move.best is not None and move.best != move.move:
-        text.append("\n  " + _("bot: {move}").format(move=move.best))
-        if move.best_chance is not None:
-            text.append(f" ({percent(move.best_chance)})")
+    if move.decision and move.alternatives:
+        text.append("\n  " + _("best: {plays}").format(plays=alternatives_text(move)))
     if move.drawn is not None:
         text.append(
             "\n  "
@@ -94,8 +92,11 @@ def summary_text(analysis: GameAnalysis, step_of: Callable[[int], int | None]) -
         text.append(f"{SIDE_LETTERS[side.side]} ", style=SIDE_TEXT_STYLES[side.side])
         accuracy = "-" if side.accuracy is None else f"{side.accuracy:.0f}%"
         text.append(
-            _("{side}: accuracy {accuracy}, luck {points}").format(
-                side=side_name(side.side), accuracy=accuracy, points=points(side.luck)
+            _("{side}: accuracy {accuracy}, luck {points}, luck-adjusted result {result}").format(
+                side=side_name(side.side),
+                accuracy=accuracy,
+                points=points(side.luck),
+                result=percent(side.adjusted),
             )
         )
         if side.labels:

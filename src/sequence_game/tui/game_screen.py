@@ -38,6 +38,7 @@ from .controller import (
     turns_played,
     winning_cells,
 )
+from .hint_text import evaluator_hint
 from .rules_text import rules_renderables
 from .screens import ConfirmQuitScreen, PassScreen, ResultScreen, SaveScreen, TalkScreen, TextScreen
 from .widgets import CHIP_STYLES, BoardPicture, BoardView, HandView
@@ -598,17 +599,22 @@ class GameScreen(Screen[None]):
         if self.hinting:
             return
         self.hinting = True
-        self.say(_("Hint: the {bot} bot is thinking…").format(bot=strongest_bot()))
+        self.say(_("Hint: thinking…"))
         self.find_hint(self.viewer, st.view(self.viewer), len(st.history), self._token)
 
     @work(thread=True, exclusive=True, group="hint")
     def find_hint(self, seat: int, view: PlayerView, moment: int, token: int) -> None:
-        """The hint's search, off the UI thread so the table stays responsive."""
-        bot = make_bot(table_spec(strongest_bot()), seed=moment)
-        action = bot.select_action(view, HINT_LIMIT)
-        self.app.call_from_thread(self.show_hint, seat, action, moment, token)
+        """The hint, off the UI thread so the table stays responsive: the evaluator's best play
+        and why (docs/evaluator.md); the strongest bot's play where NumPy is missing."""
+        found = evaluator_hint(view, moment)
+        why: str | None = None
+        if found is None:
+            action = make_bot(table_spec(strongest_bot()), seed=moment).select_action(view, HINT_LIMIT)
+        else:
+            action, why = found
+        self.app.call_from_thread(self.show_hint, seat, action, moment, token, why)
 
-    def show_hint(self, seat: int, action: int, moment: int, token: int) -> None:
+    def show_hint(self, seat: int, action: int, moment: int, token: int, why: str | None = None) -> None:
         self.hinting = False
         st = self.session.state
         if token != self._token or not self.is_attached or moment != len(st.history) or seat != self.viewer:
@@ -630,22 +636,25 @@ class GameScreen(Screen[None]):
         if card is not None and card in hand:
             self.choose_card(hand.index(card))
         board = self.query_one(BoardView)
-        who = strongest_bot()
+        who = _("evaluator") if why is not None else strongest_bot()
+        text = ""
         if action == DRAW:
-            self.say(_("Hint ({bot}): draw a card (d).").format(bot=who))
+            text = _("Hint ({bot}): draw a card (d).").format(bot=who)
         elif cell is not None and card is not None:
             board.cursor = cell
             if REMOVE <= action < DEAD:
                 hint = _("Hint ({bot}): {card}, remove the chip on {cell}. Enter does it.")
             else:
                 hint = _("Hint ({bot}): {card}, play it on {cell}. Enter does it.")
-            self.say(hint.format(bot=who, card=card_label(card), cell=cell_name(cell)))
+            text = hint.format(bot=who, card=card_label(card), cell=cell_name(cell))
         elif card is not None:
             if action < DISCARD:
                 hint = _("Hint ({bot}): exchange the dead {card} (x).")
             else:
                 hint = _("Hint ({bot}): discard {card} (x).")
-            self.say(hint.format(bot=who, card=card_label(card)))
+            text = hint.format(bot=who, card=card_label(card))
+        if text:
+            self.say(text if why is None else f"{text} {why}")
 
     def action_talk(self) -> None:
         st = self.session.state

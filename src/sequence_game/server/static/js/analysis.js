@@ -39,35 +39,63 @@ async function analyse() {
 /** The analysis labels (docs/analysis.md), for the catalogue. */
 const LABELS = [N_("missed win"), N_("missed block"), N_("blunder"), N_("mistake")];
 
-/** The winning-chances graph: each side's chance after each of its moves, labelled moves marked
- * and clickable to jump the replay to them. Plain SVG, no library. */
+/** The mover's best plays with their chances: "5h@e4 61%, kc@e7 55%". */
+const bestPlays = (m) => (m.alternatives || []).map((a) => `${a.move} ${Math.round(a.chance * 100)}%`).join(", ");
+
+/** The winning-chances graph (docs/analysis.md): one thick curve, side 0's chance after each action
+ * (who is ahead), thin lines for each seat's own view, labelled moves marked and clickable to jump
+ * the replay to them, and a legend. Plain SVG, no library. */
 export function drawAnalysis(data) {
   const panel = $("analysis");
   panel.hidden = !data;
   if (!data) return;
   const { result, frames } = data, moves = result.moves;
-  const W = 600, H = 160, pad = 8, n = Math.max(1, moves.length - 1);
+  const curveSide = result.curve ? result.curve.side : 0;
+  // side 0's chance; a result without `ahead` (an older server) is read from the mover's view
+  const ahead = (m) => m.ahead ?? (m.side === curveSide ? m.after_draw : 1 - m.after_draw);
+  const W = 600, H = 160, pad = 8, legendH = 22 * Math.ceil((result.players + 2) / 3), n = Math.max(1, moves.length - 1);
   const x = (i) => pad + (i / n) * (W - 2 * pad), y = (p) => pad + (1 - p) * (H - 2 * pad);
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chances", role: "img",
-    "aria-label": _("Winning chances after each move; labelled moves are marked") });
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H + legendH}`, class: "chances", role: "img",
+    "aria-label": _("Winning chances after each move: {team}'s chance, each seat's own view; labelled moves are marked", { team: teamName(curveSide) }) });
   svg.append(el("line", { x1: pad, x2: W - pad, y1: y(0.5), y2: y(0.5), class: "mid" }));
-  for (let side = 0; side < result.sides; side++) {
-    const pts = moves.map((m, i) => [m, i]).filter(([m]) => m.side === side).map(([m, i]) => `${x(i).toFixed(1)},${y(m.after).toFixed(1)}`);
-    if (pts.length) svg.append(el("polyline", { points: pts.join(" "), class: `line s${side}` }));
+  const thin = "stroke-width:1;opacity:.55", thick = "stroke:#111;stroke-width:2.5";
+  const seatLine = (seat) => `line s${seat % result.sides}`;
+  const dash = (seat) => (seat >= result.sides ? "4 3" : "none");
+  for (let seat = 0; seat < result.players; seat++) {
+    const pts = moves.filter((m) => m.chances && m.chances.length > seat).map((m, i) => `${x(i).toFixed(1)},${y(m.chances[seat]).toFixed(1)}`);
+    if (pts.length) svg.append(el("polyline", { points: pts.join(" "), class: seatLine(seat), style: thin, "stroke-dasharray": dash(seat) }));
   }
+  svg.append(el("polyline", { points: moves.map((m, i) => `${x(i).toFixed(1)},${y(ahead(m)).toFixed(1)}`).join(" "), class: "line ahead", style: thick }));
   const list = [];
   moves.forEach((m, i) => {
     if (!m.label) return;
     const frame = frames[m.index], what = LABELS.includes(m.label) ? _(m.label) : m.label;
-    const name = _("{what}: {who}, move {n} ({move}), {before}% → {after}%", { what, who: app.replayNames[m.seat], n: m.index + 1,
+    let name = _("{what}: {who}, move {n} ({move}), {before}% → {after}%", { what, who: app.replayNames[m.seat], n: m.index + 1,
       move: m.move, before: Math.round(m.before * 100), after: Math.round(m.after * 100) });
+    if (m.alternatives && m.alternatives.length) name += "; " + _("best: {plays}", { plays: bestPlays(m) });
     const go = () => { stopPlaying(); jumpReplay(frame); };
-    svg.append(el("circle", { cx: x(i), cy: y(m.after), r: 6, class: `swing s${m.side}`, tabindex: 0, role: "button",
+    svg.append(el("circle", { cx: x(i), cy: y(ahead(m)), r: 6, class: `swing s${m.side}`, tabindex: 0, role: "button",
       "aria-label": name, "data-frame": frame, on: { click: go, keydown: (ev) => { if (ev.key === "Enter") go(); } } }));
     list.push(el("li", {}, el("button", { type: "button", "data-frame": frame, on: { click: go } }, name)));
   });
-  const summary = result.summary.map((s) => _("{team}: accuracy {acc}, luck {luck}", { team: teamName(s.side),
-    acc: s.accuracy === null ? "—" : Math.round(s.accuracy * 100) + "%", luck: (s.luck >= 0 ? "+" : "") + Math.round(s.luck * 100) })).join(" · ");
+  // the legend, under the graph: the thick curve, each seat's own view, the marks
+  const items = [[_("{team}'s chance (who is ahead)", { team: teamName(curveSide) }), { class: "line ahead", style: thick }]];
+  for (let seat = 0; seat < result.players; seat++) {
+    items.push([_("{name}'s own view", { name: app.replayNames[seat] ?? teamName(seat % result.sides) }),
+      { class: seatLine(seat), style: "stroke-width:1.5", "stroke-dasharray": dash(seat) }]);
+  }
+  items.push([_("labelled move (press it to see the move)"), null]);
+  const legend = el("g", { class: "legend" });
+  items.forEach(([text, line], k) => {
+    const lx = pad + (k % 3) * ((W - 2 * pad) / 3), ly = H + 14 + 22 * Math.floor(k / 3);
+    legend.append(line ? el("line", { x1: lx, x2: lx + 22, y1: ly - 4, y2: ly - 4, ...line })
+      : el("circle", { cx: lx + 11, cy: ly - 4, r: 5, fill: "#6b7280", stroke: "#111", "stroke-width": 1.5 }));
+    legend.append(el("text", { x: lx + 28, y: ly, "font-size": 11, fill: "#374151" }, text));
+  });
+  svg.append(legend);
+  const summary = result.summary.map((s) => _("{team}: accuracy {acc}, luck {luck}, luck-adjusted result {adjusted}", { team: teamName(s.side),
+    acc: s.accuracy === null ? "—" : Math.round(s.accuracy) + "%", luck: (s.luck >= 0 ? "+" : "") + Math.round(s.luck * 100),
+    adjusted: Math.round((s.adjusted ?? s.result) * 100) + "%" })).join(" · ");
   $("analysis-graph").replaceChildren(svg);
   $("analysis-summary").textContent = summary;
   $("analysis-list").replaceChildren(...(list.length ? list : [el("li", { class: "muted" }, _("No move is labelled."))]));

@@ -130,7 +130,7 @@ export function renderGame() {
   }
   const hintsHere = room.config.hints && room.seats.some((s) => s.kind === "bot");
   if (hintsHere && myTurn) {
-    buttons.push(el("button", { type: "button", id: "hint-btn", title: _("The strongest bot's play for your cards"),
+    buttons.push(el("button", { type: "button", id: "hint-btn", title: _("The best play for your cards, and why"),
       on: { click: askHint } }, _("Hint")));
   }
   $("actions").replaceChildren(...buttons);

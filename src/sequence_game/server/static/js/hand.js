@@ -5,7 +5,7 @@ import { $, announce, el } from "./dom.js";
 import { N_, _ } from "./i18n.js";
 import { app } from "./state.js";
 import { beep } from "./sound.js";
-import { cardWords } from "./words.js";
+import { cardWords, teamName } from "./words.js";
 import { send } from "./socket.js";
 import { renderGame } from "./game.js";
 
@@ -71,7 +71,19 @@ export function renderHand(v, cards) {
   if (!v.hand) $("hand").append(el("p", { class: "muted" }, _("Watching: hands are hidden.")));
 }
 
-/** Ask for a hint: the strongest bot's play for this seat's view, worked out by the server. */
+/** Why the hint's play (the evaluator's reason) and its chance to win, in the page's language. */
+function hintReason(msg) {
+  if (!msg.reason) return "";
+  const cells = (msg.cells || []).map(cellName).join(", ");
+  if (msg.reason === "wins") return _("it wins the game");
+  const why = msg.reason === "sequence" ? _("it completes a sequence")
+    : msg.reason === "blocks" ? _("it blocks {team} from five at {cells}", { team: teamName(msg.side), cells })
+    : msg.reason === "threatens" ? _("it threatens five at {cells}", { cells })
+    : _("your best chance");
+  return why + " · " + _("{chance}% to win", { chance: Math.round(100 * msg.chance) });
+}
+
+/** Ask for a hint: the evaluator's play for this seat's view, worked out by the server. */
 export function askHint() {
   $("hint-note").textContent = _("Thinking…");
   send({ type: "hint" });
@@ -82,7 +94,8 @@ export function showHint(msg) {
   const named = (app.view?.legal_actions || []).find((a) => a.id === msg.action);
   const move = msg.cell !== null && msg.card ? _("play {card} on {cell}", { card: cardLabel(msg.card), cell: cellName(msg.cell) })
     : named ? named.name : String(msg.action);
-  $("hint-note").textContent = _("Hint: {move}", { move });
+  const why = hintReason(msg);
+  $("hint-note").textContent = _("Hint: {move}", { move }) + (why ? " · " + why : "");
   announce($("hint-note").textContent);
   renderGame();
 }

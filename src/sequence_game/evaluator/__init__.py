@@ -1,0 +1,1 @@
+"""The evaluator: the chance that a side wins, from one seat's view."""
