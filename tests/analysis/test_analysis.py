@@ -371,9 +371,9 @@ def test_manual_draws_three_sides_and_a_table_talk_fine_are_analysed() -> None:
 
 
 def test_the_fast_draw_rows_are_with_hands_rows() -> None:
-    """``judge.draw_rows`` builds the evaluator's rows for every possible draw without
+    """``evaluator.moves.draw_rows`` builds the evaluator's rows for every possible draw without
     ``with_hand``'s full rebuild; they must be the very rows ``with_hand`` gives."""
-    from sequence_game.analysis.judge import draw_rows
+    from sequence_game.evaluator.moves import draw_rows
     from sequence_game.features.position import unseen_cards, view_parts, with_hand
 
     state = new_game(GameConfig(players=2), seed=3)

@@ -2,15 +2,15 @@
 
 A play ends with a draw (R5.4) that the mover cannot know when choosing, so a play's chance is
 the evaluator's chance of the position after it, averaged over the card drawn: every card the
-mover has not seen, weighted by its copies still unseen. All the positions of all the plays go
-through the network in one batch.
+mover has not seen, weighted by its copies still unseen. A play that ends the game is worth its
+result exactly. All the positions of all the plays go through the network in one batch
+(:class:`Batch`); the post-game analysis (``analysis.judge``) builds on the same parts.
 
 Only the mover's own hand and public facts reach the features, so the position after a play can
 be made on any state that gives back the mover's view: the real one (post-game analysis) or a
 world dealt from the view (:func:`~sequence_game.worlds.sample_world`, for a player's hint or a
 bot); the answer is the same.
 
->>> import random
 >>> from sequence_game import GameConfig, new_game
 >>> from sequence_game.evaluator.model import Evaluator
 >>> state = new_game(GameConfig(players=2), seed=3)
@@ -24,11 +24,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from copy import copy
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..actions import DRAW
-from ..cards import Card
+from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD
+from ..board import CARD_MASK, LAYOUT
+from ..cards import JC, JD, JH, JS, Card, is_jack
 from ..features.position import ViewParts, unseen_cards, view_parts, with_hand
 from ..state import GameState
 from ..views import PlayerView
@@ -36,33 +39,137 @@ from ..worlds import sample_world
 from .model import Evaluator
 
 
-def _draws(parts: ViewParts, kept: Sequence[Card]) -> list[tuple[Card | None, float]]:
-    """The cards a draw may bring, with their weights (unseen copies, normalised); ``None``
-    when the pile is empty (no draw)."""
-    if parts.deck == 0:
-        return [(None, 1.0)]
-    unseen = unseen_cards(with_hand(parts, kept))
-    total = sum(unseen)
-    if total == 0:
-        return [(None, 1.0)]
-    return [(card, n / total) for card, n in enumerate(unseen) if n]
+def played_card(hand: Sequence[Card], action: int, card: Card | None) -> Card | None:
+    """The card an action takes from ``hand``, as the engine picks it (``None`` for a draw)."""
+    if action < WILD:
+        return LAYOUT[action]
+    if action < REMOVE:
+        return card if card is not None else JD if JD in hand else JC
+    if action < DEAD:
+        return card if card is not None else JS if JS in hand else JH
+    if action < DISCARD:
+        return action - DEAD
+    if action < DRAW:
+        return action - DISCARD
+    return None
 
 
-def after_play(state: GameState, seat: int, action: int) -> tuple[ViewParts, list[Card], bool]:
-    """The seat's view after ``action`` on a copy of ``state``: its parts, the hand it kept
-    (before any draw), and whether the action drew a card."""
-    before = list(state.hand(seat))
-    trial = state.copy()
-    trial._apply(action, seat)
-    view = trial.view(seat)
-    kept = Counter(before)
-    if action != DRAW:
-        pile = view.discards[seat]
-        spent = pile[-1] if pile else next(iter((Counter(before) - Counter(view.hand)).elements()), None)
-        if spent is not None:
-            kept[spent] -= 1
-    kept_cards = list(kept.elements())
-    return view_parts(view), kept_cards, len(view.hand) == len(kept_cards) + 1
+def kept_cards(hand: Sequence[Card], action: int, card: Card | None) -> list[Card]:
+    """The hand after the action, before any draw."""
+    kept = list(hand)
+    played = played_card(hand, action, card)
+    if played is not None:
+        kept.remove(played)
+    return kept
+
+
+def drawn_card(kept: Sequence[Card], after: Sequence[Card]) -> Card | None:
+    """The card a hand took in: ``after`` less ``kept`` (``None``: nothing drawn)."""
+    new = Counter(after) - Counter(kept)
+    return next(iter(new.elements()), None)
+
+
+def result_of(state: GameState, side: int) -> float:
+    """A finished game's worth to ``side``: 1 won, 0.5 drawn (R7.2), 0 lost."""
+    outcome = state.outcome()
+    assert outcome is not None
+    return 0.5 if outcome.winner is None else float(outcome.winner == side)
+
+
+class Batch:
+    """Rows for one evaluator call: each chance to compute is a weighted mean of some rows, or an
+    exact value (a finished game needs no evaluator)."""
+
+    def __init__(self) -> None:
+        self.parts: list[ViewParts] = []
+        self.groups: list[tuple[int, int, list[float]] | float] = []
+
+    def exact(self, value: float) -> int:
+        self.groups.append(value)
+        return len(self.groups) - 1
+
+    def add(self, parts: Sequence[ViewParts], weights: Sequence[float]) -> int:
+        self.groups.append((len(self.parts), len(parts), list(weights)))
+        self.parts.extend(parts)
+        return len(self.groups) - 1
+
+    def solve(self, evaluator: Evaluator) -> list[float]:
+        raw = evaluator.chances_of_parts(self.parts) if self.parts else np.zeros(0)
+        out = []
+        for group in self.groups:
+            if isinstance(group, float):
+                out.append(group)
+            else:
+                start, n, weights = group
+                w = np.asarray(weights, dtype=np.float64)
+                out.append(float(np.dot(raw[start : start + n], w) / w.sum()))
+        return out
+
+
+@dataclass
+class Played:
+    """A play applied to a copy of the state: what its chance needs."""
+
+    action: int
+    card: Card | None
+    exact: float | None
+    """The result when the play ends the game."""
+    parts: ViewParts | None
+    kept: list[Card]
+    drew: bool
+
+
+def apply_play(state: GameState, seat: int, action: int, card: Card | None) -> Played:
+    world = state.copy()
+    kept = kept_cards(world.hand(seat), action, card)
+    world._apply(action, seat, card)
+    if world.is_terminal():
+        return Played(action, card, result_of(world, seat % world.config.sides), None, kept, False)
+    parts = view_parts(world.view(seat))
+    return Played(action, card, None, parts, kept, len(world.hand(seat)) > len(kept))
+
+
+def draw_rows(kept: ViewParts, cards: Sequence[Card]) -> list[ViewParts]:
+    """``with_hand(kept, kept's hand + [c])`` for each card ``c``, built from ``kept`` directly:
+    the evaluator's rows differ only in the drawn card, and ``with_hand`` rebuilt every field of
+    every row (half the analysis' time). ``tests/analysis`` checks that both give the same rows."""
+    occupied = kept.chips[0] | kept.chips[1] | kept.chips[2]
+    hand, seen = list(kept.hand), list(kept.seen)
+    rows = []
+    for c in cards:
+        row = copy(kept)
+        hand[c] += 1
+        seen[c] += 1
+        object.__setattr__(row, "hand", tuple(hand))
+        object.__setattr__(row, "seen", tuple(seen))
+        hand[c] -= 1
+        seen[c] -= 1
+        object.__setattr__(row, "hand_size", kept.hand_size + 1)
+        dead = not is_jack(c) and CARD_MASK[c] & ~occupied == 0
+        object.__setattr__(row, "dead", kept.dead + dead)
+        rows.append(row)
+    return rows
+
+
+def over_draws(batch: Batch, play: Played, draws: int | None = None, rng: random.Random | None = None) -> int:
+    """Queue the play's chance averaged over the cards it may draw, each weighted by the copies
+    of it the mover has not seen (the draw pile's order and the other hands are unknown to it);
+    with ``draws``, over that many cards sampled by those weights."""
+    if play.exact is not None:
+        return batch.exact(play.exact)
+    assert play.parts is not None
+    if not play.drew:
+        return batch.add([play.parts], [1.0])
+    kept = with_hand(play.parts, play.kept)
+    copies = unseen_cards(kept)
+    cards = [c for c, n in enumerate(copies) if n > 0]
+    if not cards:
+        return batch.add([play.parts], [1.0])
+    weights = [float(copies[c]) for c in cards]
+    if draws is not None and len(cards) > draws:  # a sample, drawn by the weights
+        cards = (rng or random.Random(0)).choices(cards, weights=weights, k=draws)
+        weights = [1.0] * draws
+    return batch.add(draw_rows(kept, cards), weights)
 
 
 def play_chances(
@@ -78,27 +185,10 @@ def play_chances(
     averaged out: over every card it may be (exact), or over ``draws`` cards sampled by their
     weights with ``rng`` (cheaper, for a bot on a clock)."""
     acts = list(state.legal_actions(seat) if actions is None else actions)
-    rows: list[ViewParts] = []
-    weights: list[float] = []
-    owner: list[int] = []
-    for i, action in enumerate(acts):
-        parts, kept, drew = after_play(state, seat, action)
-        if not drew:
-            rows.append(parts)  # the pile was empty: nothing drawn
-            weights.append(1.0)
-            owner.append(i)
-            continue
-        options = _draws(parts, kept)
-        if draws is not None and len(options) > draws:
-            picked = (rng or random.Random(0)).choices(options, weights=[w for _, w in options], k=draws)
-            options = [(card, 1.0 / draws) for card, _ in picked]
-        for card, weight in options:
-            rows.append(parts if card is None else with_hand(parts, [*kept, card]))
-            weights.append(weight)
-            owner.append(i)
-    p = judge.chances_of_parts(rows) if rows else np.zeros(0)
-    sums = np.bincount(np.array(owner, dtype=np.intp), weights=p * np.array(weights), minlength=len(acts))
-    return {a: float(sums[i]) for i, a in enumerate(acts)}
+    batch = Batch()
+    groups = [over_draws(batch, apply_play(state, seat, a, None), draws, rng) for a in acts]
+    values = batch.solve(judge)
+    return {a: values[g] for a, g in zip(acts, groups, strict=True)}
 
 
 def view_play_chances(
@@ -113,6 +203,3 @@ def view_play_chances(
     world = sample_world(view, rng)
     acts = view.legal_actions if actions is None else actions
     return play_chances(judge, world, view.seat, acts, draws=draws, rng=rng)
-
-
-__all__ = ["after_play", "play_chances", "view_play_chances"]
