@@ -20,13 +20,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..actions import DEAD
 from ..features.position import ViewParts, threat_cells, view_parts
 from ..state import GameState
 from ..views import PlayerView
 from ..worlds import sample_world
 from .model import Evaluator
-from .moves import play_chances
+from .moves import judge_plays
 
 REASONS: Final = ("wins", "sequence", "blocks", "threatens", "best")
 """Why a hint's play is the one: it ``wins`` the game; it completes a ``sequence``; it ``blocks``
@@ -80,27 +79,20 @@ def advise_state(state: GameState, seat: int, judge: Evaluator) -> Advice:
     acts = state.legal_actions(seat)
     if not acts:
         raise ValueError("R4.3: this seat has nothing to play now")
-    chances = play_chances(judge, state, seat, acts)
-    side = seat % state.config.sides
-    wins = set()
-    for a in acts:
-        if a < DEAD:
-            trial = state.copy()
-            trial._apply(a, seat)
-            outcome = trial.outcome()
-            if outcome is not None and outcome.winner == side:
-                wins.add(a)
+    judged = judge_plays(judge, state, seat, acts)
+    chances = {play.action: chance for play, chance in judged}
+    wins = {play.action for play, _ in judged if play.exact == 1.0}  # the play ends the game, won
     order = sorted(acts, key=lambda a: (a not in wins, -chances[a], a))
-    best = order[0]
+    best = next(play for play, _ in judged if play.action == order[0])
     before = view_parts(state.view(seat))
-    trial = state.copy()
-    trial._apply(best, seat)
-    reason, cells, k = _reason(before, view_parts(trial.view(seat)), best in wins, state.config.sides)
+    after = best.parts if best.parts is not None else before  # no view after a won game: not read
+    sides = state.config.sides
+    reason, cells, k = _reason(before, after, best.action in wins, sides)
     return Advice(
-        action=best,
-        chance=1.0 if best in wins else chances[best],
+        action=best.action,
+        chance=chances[best.action],
         reason=reason,
         cells=cells,
-        side=None if k is None else (side + k) % state.config.sides,
+        side=None if k is None else (seat % sides + k) % sides,
         alternatives=tuple((a, chances[a]) for a in order[1:4]),
     )

@@ -133,13 +133,15 @@ class Evaluator:
 
     def chances_of_parts(self, parts: Sequence[ViewParts]) -> np.ndarray:
         with _one_blas_thread():
-            x = features(parts)
-        return self.chances_of_features(x)
+            return self._chances(features(parts))
 
     def chances_of_features(self, x: np.ndarray) -> np.ndarray:
         """The chances of a batch of :func:`features` vectors."""
         with _one_blas_thread():
-            p = self.network.predict(x)
+            return self._chances(x)
+
+    def _chances(self, x: np.ndarray) -> np.ndarray:
+        p = self.network.predict(x)
         # a seat that can win with the move it is about to make wins: the players the evaluator
         # assumes always take a win (R7.1); the network learned it only nearly (0.95 and up)
         p[(x[:, _WIN_NOW] > 0) & (x[:, _TURNS_TO_OWN] == 0)] = 1.0

@@ -172,6 +172,25 @@ def over_draws(batch: Batch, play: Played, draws: int | None = None, rng: random
     return batch.add(draw_rows(kept, cards), weights)
 
 
+def judge_plays(
+    judge: Evaluator,
+    state: GameState,
+    seat: int,
+    actions: Iterable[int] | None = None,
+    *,
+    draws: int | None = None,
+    rng: random.Random | None = None,
+) -> list[tuple[Played, float]]:
+    """Each legal action of ``seat`` (or each of ``actions``) applied once, with its side's
+    chance after it (see :func:`play_chances`)."""
+    acts = list(state.legal_actions(seat) if actions is None else actions)
+    plays = [apply_play(state, seat, a, None) for a in acts]
+    batch = Batch()
+    groups = [over_draws(batch, play, draws, rng) for play in plays]
+    values = batch.solve(judge)
+    return [(play, values[g]) for play, g in zip(plays, groups, strict=True)]
+
+
 def play_chances(
     judge: Evaluator,
     state: GameState,
@@ -184,11 +203,9 @@ def play_chances(
     """Per legal action of ``seat`` (or ``actions``), its side's chance after it, the draw
     averaged out: over every card it may be (exact), or over ``draws`` cards sampled by their
     weights with ``rng`` (cheaper, for a bot on a clock)."""
-    acts = list(state.legal_actions(seat) if actions is None else actions)
-    batch = Batch()
-    groups = [over_draws(batch, apply_play(state, seat, a, None), draws, rng) for a in acts]
-    values = batch.solve(judge)
-    return {a: values[g] for a, g in zip(acts, groups, strict=True)}
+    return {
+        play.action: chance for play, chance in judge_plays(judge, state, seat, actions, draws=draws, rng=rng)
+    }
 
 
 def view_play_chances(

@@ -26,7 +26,7 @@ from ..config import GameConfig
 from ..fast import heuristic as h
 from ..fast import kernels as k
 from ..fast.engine import FastGame
-from ..features.position import NUM_FEATURES, features, view_parts
+from ..features.position import NUM_FEATURES, ViewParts, features, view_parts
 from ..state import new_game
 
 #: Tables and how often each is dealt: every layout the rules allow (R2), two players most.
@@ -80,7 +80,7 @@ def pick_table(rng: random.Random, tables: Sequence[tuple[GameConfig, float]] = 
     return rng.choices([t for t, _ in tables], weights=[w for _, w in tables])[0]
 
 
-def play_game(config: GameConfig, seed: int) -> tuple[list[tuple[object, int, bool]], float | None, int]:
+def play_game(config: GameConfig, seed: int) -> tuple[list[tuple[ViewParts, int, bool]], int | None, int]:
     """One ``hard`` vs ``hard`` game: the kept views ``(parts, turn, is_mover)`` with their
     seats' sides, the winning side (``None``: drawn, or cut off), and its length in turns."""
     rng = random.Random(seed)
@@ -91,7 +91,7 @@ def play_game(config: GameConfig, seed: int) -> tuple[list[tuple[object, int, bo
     state = new_game(config, dealer=dealer, deck=deck)
     rs = np.array([k.seed_state(rng.getrandbits(62) | 1)], dtype=np.uint64)
     iw, fw = h.new_work()
-    kept: list[tuple[object, int, bool]] = []
+    kept: list[tuple[ViewParts, int, bool]] = []
     following = True
     turns = 0
     while not game.is_terminal() and turns < MAX_TURNS:
@@ -107,13 +107,12 @@ def play_game(config: GameConfig, seed: int) -> tuple[list[tuple[object, int, bo
             following = state._reshuffles == 0 and game.reshuffles == 0
         turns += 1
     outcome = game.outcome()
-    winner = None if outcome is None else outcome.winner
-    return kept, (None if outcome is None else winner), turns
+    return kept, None if outcome is None else outcome.winner, turns
 
 
 def generate(seeds: Sequence[int], tables: Sequence[tuple[GameConfig, float]] = TABLES) -> Positions:
     """The positions of one game per seed (the table drawn from the seed), labelled."""
-    xs: list[object] = []
+    xs: list[ViewParts] = []
     ys: list[float] = []
     meta: list[tuple[int, int, int, int, int, bool]] = []
     for seed in seeds:
@@ -125,8 +124,8 @@ def generate(seeds: Sequence[int], tables: Sequence[tuple[GameConfig, float]] = 
             side = seat % config.sides
             xs.append(parts)
             ys.append(0.5 if winner is None else float(winner == side))
-            meta.append((seed, parts.turn, length, config.players, config.sides, mover))  # type: ignore[attr-defined]
-    x = features(xs) if xs else np.zeros((0, NUM_FEATURES), dtype=np.float32)  # type: ignore[arg-type]
+            meta.append((seed, parts.turn, length, config.players, config.sides, mover))
+    x = features(xs) if xs else np.zeros((0, NUM_FEATURES), dtype=np.float32)
     m = np.array(meta, dtype=np.int64).reshape(-1, 6)
     return Positions(
         x=x,

@@ -293,6 +293,7 @@ def features(parts: Sequence[ViewParts]) -> np.ndarray:
         threat_cells.append(cells)
         if k == 0:
             own_threat_windows = threats
+            own_threes = open_ & (counts == 3)
         out[:, col[f"{side}sequences"]] = sequences[:, k] / 2.0
         out[:, col[f"{side}threat_cells"]] = cells.sum(axis=1) / 4.0
         out[:, col[f"{side}chips"]] = chips[k].sum(axis=1) / 25.0
@@ -308,12 +309,7 @@ def features(parts: Sequence[ViewParts]) -> np.ndarray:
             unlocked = (chips[k] & ~locked).astype(np.float32)
             breakable = threats & ((unlocked @ _WINDOWS.T) > 0)
             can_break |= breakable.any(axis=1)
-    own_open3 = np.zeros((n, NUM_CELLS), dtype=bool)
-    mine = (chips[0] | _CORNER_ROW).astype(np.float32)
-    others = (anyone & ~chips[0]).astype(np.float32)
-    crowded0 = _bits([p.crowded[0] for p in parts], NUM_WINDOWS)
-    threes = ~((others @ _WINDOWS.T) > 0) & ~crowded0 & ((mine @ _WINDOWS.T) == 3)
-    own_open3 = ((threes.astype(np.float32) @ _WINDOWS) > 0) & empty & natural
+    own_open3 = ((own_threes.astype(np.float32) @ _WINDOWS) > 0) & empty & natural
     # the sequences one chip on each cell would make: per direction one, or two for the middle of
     # nine in a row; a win in one is a cell the seat can fill that makes enough of them (R7.1)
     own_threats = own_threat_windows.astype(np.float32)

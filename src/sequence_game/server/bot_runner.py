@@ -23,9 +23,10 @@ import multiprocessing
 import os
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..actions import DEAD, DISCARD, DRAW
 from ..analysis.threads import ONE_THREAD
@@ -77,6 +78,17 @@ def instant_action(view: PlayerView, rng: random.Random) -> int:
     return int(pool[rng.randrange(len(pool))])
 
 
+class PoolUnavailable(RuntimeError):
+    """The bot pool could not take a job (its processes cannot start)."""
+
+
+class PoolJobFailed(RuntimeError):
+    """A job in the bot pool failed or overran its time (the cause says which)."""
+
+
+T = TypeVar("T")
+
+
 class BotRunner:
     """Chooses bot moves: in ``workers`` processes, one job per room at a time, within a budget."""
 
@@ -114,60 +126,55 @@ class BotRunner:
         left = self.room_budget - spent
         if level in INSTANT or left <= 0:
             return instant_action(view, self._rng), 0.0
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.workers)
         seconds = min(self.seconds if seconds is None else seconds, left)
-        await self._slots.acquire()  # FIFO: rooms waiting for a slot are served in turn
-        try:
-            future = asyncio.get_running_loop().run_in_executor(
-                self._executor(), think_in_worker, level, self._rng.getrandbits(32), view, seconds
-            )
-        except Exception:  # a pool that cannot start must not stop the game
-            self._slots.release()
-            log.exception("bot pool unavailable")
-            self._reset()
-            return instant_action(view, self._rng), 0.0
-        # the slot is freed when the process is really done, even if we stop waiting for it
-        slots = self._slots
-        future.add_done_callback(lambda _f: slots.release())
         try:
             # generous: the first job also waits for the pool's process to start
-            return await asyncio.wait_for(asyncio.shield(future), timeout=seconds * 2 + 10)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a slow or failing bot plays a random legal move
-            log.warning("bot %s failed (%r): a random legal move instead", level, exc)
-            if isinstance(exc, BrokenProcessPool):
-                self._reset()
+            return await self._in_pool(
+                seconds * 2 + 10, think_in_worker, level, self._rng.getrandbits(32), view, seconds
+            )
+        except PoolUnavailable:  # a pool that cannot start must not stop the game
+            return instant_action(view, self._rng), 0.0
+        except PoolJobFailed as exc:  # a slow or failing bot plays a random legal move
+            log.warning("bot %s failed (%r): a random legal move instead", level, exc.__cause__)
             return instant_action(view, self._rng), seconds
 
     async def advise(self, view: PlayerView) -> Advice | None:
         """The evaluator's hint for ``view``, worked out in the pool (its NumPy work stays off the
         event loop); ``None`` if the pool fails, for the caller to fall back on a bot."""
+        try:
+            # generous: the first job also waits for the pool's process to start and load NumPy
+            return await self._in_pool(30, advise_in_worker, view, self._rng.getrandbits(32))
+        except PoolUnavailable:
+            return None
+        except PoolJobFailed as exc:
+            log.warning("hint failed (%r)", exc.__cause__)
+            return None
+
+    async def _in_pool(self, timeout: float, job: Callable[..., T], *args: Any) -> T:
+        """``job(*args)`` in a pool process, a slot held until the process is really done (FIFO:
+        rooms waiting for a slot are served in turn). Raises :class:`PoolUnavailable` if the pool
+        cannot take it, :class:`PoolJobFailed` if it fails or takes over ``timeout`` seconds."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
         await self._slots.acquire()
         try:
-            future = asyncio.get_running_loop().run_in_executor(
-                self._executor(), advise_in_worker, view, self._rng.getrandbits(32)
-            )
-        except Exception:  # a pool that cannot start: no hint from it
+            future = asyncio.get_running_loop().run_in_executor(self._executor(), job, *args)
+        except Exception as exc:
             self._slots.release()
             log.exception("bot pool unavailable")
             self._reset()
-            return None
+            raise PoolUnavailable from exc
+        # the slot is freed when the process is really done, even if we stop waiting for it
         slots = self._slots
         future.add_done_callback(lambda _f: slots.release())
         try:
-            # generous: the first job also waits for the pool's process to start and load NumPy
-            return await asyncio.wait_for(asyncio.shield(future), timeout=30)
+            return await asyncio.wait_for(asyncio.shield(future), timeout=timeout)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # noqa: BLE001 - the caller falls back on a bot
-            log.warning("hint failed (%r)", exc)
+        except Exception as exc:
             if isinstance(exc, BrokenProcessPool):
                 self._reset()
-            return None
+            raise PoolJobFailed from exc
 
     def _reset(self) -> None:
         pool, self._pool = self._pool, None
