@@ -2,7 +2,8 @@
 """Keep the translation catalogues in step with the code (Babel does the gettext work).
 
     python scripts/i18n_catalogs.py update    # extract every message -> sequence.pot, merge into es/da .po
-    python scripts/i18n_catalogs.py compile   # .po -> .mo (Python) and static/i18n/<lang>.json (browser)
+    python scripts/i18n_catalogs.py compile   # .po -> .mo (Python) and static/i18n/<lang>.json (browser:
+                                              # the page's messages only, not the terminal's)
     python scripts/i18n_catalogs.py check     # exit 1 if anything above is out of date
 
 The messages come from four places, all extracted here so that the tests can extract the same way:
@@ -338,15 +339,29 @@ def mo_bytes(lang: str) -> bytes:
     return buf.getvalue()
 
 
+#: Where the messages of the terminal and the command line come from: the page never shows them, so
+#: its catalogue leaves out a message found only there (issue 41: the page's weight).
+TERMINAL_SOURCES = ("src/sequence_game/tui/", "src/sequence_game/cli.py", "src/sequence_game/commands/",
+                    "src/sequence_game/analysis/report.py")  # fmt: skip
+
+
+def for_the_page(locations: list[tuple[str, int | None]]) -> bool:
+    """Whether a message may reach the page: it is the page's own (its script or ``index.html``),
+    or the server's or the engine's (refusals and checks the page words by their msgid), i.e. it
+    is found somewhere other than the terminal and the command line."""
+    return any(not filename.startswith(TERMINAL_SOURCES) for filename, _line in locations)
+
+
 def browser_catalog(lang: str) -> dict[str, Any]:
-    """The page's form of a catalogue: message id -> translation (a list for plural forms)."""
+    """The page's form of a catalogue: message id -> translation (a list for plural forms), only
+    the messages the page may show (:func:`for_the_page`)."""
     messages: dict[str, Any] = {}
     plural = PLURAL_FORMS
     if lang != "en":
         catalog = read_catalog(lang)
         plural = catalog.plural_forms
         for m in catalog:
-            if not m.id or m.fuzzy:
+            if not m.id or m.fuzzy or not for_the_page(m.locations):
                 continue
             if isinstance(m.id, str):
                 messages[m.id] = m.string
@@ -356,7 +371,7 @@ def browser_catalog(lang: str) -> dict[str, Any]:
 
 
 def json_text(lang: str) -> str:
-    return json.dumps(browser_catalog(lang), ensure_ascii=False, indent=1) + "\n"
+    return json.dumps(browser_catalog(lang), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def compiled_files() -> dict[Path, bytes]:

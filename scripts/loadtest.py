@@ -337,7 +337,7 @@ _STATE = re.compile(r'\{"type":"state","version":(\d+),')
 _TO_ACT = re.compile(r'"seats_to_act":\[([\d,]*)\]')
 _AFTER_ACTION = re.compile(r'"event":\{"n":\d+,"kind":"action"')
 _LEGAL = re.compile(r'"legal_actions":\[([^\]]*)\]')
-_ACTION_ID = re.compile(r'\{"id":(\d+),')
+_ACTION_ID = re.compile(r"\d+")
 
 
 def glance(raw: str, seat: int) -> tuple[int, bool, list[str]] | None:
@@ -399,7 +399,7 @@ async def play_seat(
             return dict(view)
         legal_actions = view["legal_actions"]
         if seat in view["seats_to_act"] and legal_actions:
-            action = legal_actions[rng.randrange(len(legal_actions))]["id"]
+            action = legal_actions[rng.randrange(len(legal_actions))]
             sent[msg["version"] + 1] = time.perf_counter()
             tally.moves += 1
             await ws.send(f'{{"type":"act","action":{action},"version":{msg["version"]}}}')

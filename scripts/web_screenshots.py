@@ -112,7 +112,7 @@ def play_out(seat: Seat, me: int) -> None:
         m = seat.until(my_turn(me), timeout=60)
         if m["view"]["termination"]:
             return
-        legal = [a["id"] for a in m["view"]["legal_actions"]]
+        legal = list(m["view"]["legal_actions"])
         seat.send({"type": "act", "action": legal[len(legal) // 2], "version": m["version"]})
         seat.until(newer_than(int(m["version"])))
 

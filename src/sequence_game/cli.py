@@ -46,6 +46,9 @@ ARGPARSE_WORDS = (
 )
 
 
+LANG_HELP = N_("language of the messages: en, es or da (default: from LC_ALL, LC_MESSAGES or LANG, else en)")
+
+
 def speak_argparse() -> None:
     """Make argparse say its own words (``usage:``, ``options``, its errors) in the active language.
 
@@ -80,15 +83,16 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"%(prog)s {__version__}",
         help=_("show the program's version number and exit"),
     )
-    parser.add_argument(
-        "--lang",
-        choices=i18n.LANGUAGES,
-        help=_("language of the messages: en, es or da (default: from LC_ALL, LC_MESSAGES or LANG, else en)"),
-    )
+    parser.add_argument("--lang", choices=i18n.LANGUAGES, help=_(LANG_HELP))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = importlib.import_module(f"sequence_game.commands.{name}")
         module.add_parser(sub)
+        # users put options after the command (``sequence play --lang es``): the language, read
+        # early by :func:`early_language`, is accepted there too
+        sub.choices[name].add_argument(
+            "--lang", choices=i18n.LANGUAGES, default=argparse.SUPPRESS, help=_(LANG_HELP)
+        )
     return parser
 
 

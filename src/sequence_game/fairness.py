@@ -8,8 +8,10 @@ function of the seed *and* the nonces, so neither the server (it cannot change t
 seed) nor one player (it cannot see the seed) chooses the cards. After the game the record carries
 the seed and the nonces and anybody can recompute everything (``sequence verify``).
 
-The algorithm (``sequence-fair/1``) uses nothing but SHA-256, so it can be reimplemented in any
-language from the documentation; this module is its reference and uses only the standard library.
+The algorithm (``sequence-fair/2``; ``sequence-fair/1`` for records made before it) uses nothing
+but SHA-256, so it can be reimplemented in any language from the documentation; this module is its
+reference and uses only the standard library. ``/2`` binds the dealer (R4.1) in the commitment, so
+a server cannot pick the dealer after seeing the nonces; the deck is the same function in both.
 
 >>> deal = FairDeal(seed=bytes(range(32)), nonces=((0, "alice"), (1, "bob")))
 >>> deal.commitment == commitment(bytes(range(32)))
@@ -35,12 +37,18 @@ if TYPE_CHECKING:
     from .config import GameConfig
     from .state import GameState
 
-ALGORITHM: Final = "sequence-fair/1"
+ALGORITHM: Final = "sequence-fair/2"
 """The identifier of the algorithm below, stored in every record's ``fairness`` block."""
+ALGORITHM_V1: Final = "sequence-fair/1"
+"""The first version: the commitment is ``SHA-256(seed)`` alone (the dealer is bound to nothing).
+Records made with it stay verifiable; new deals use :data:`ALGORITHM`."""
+ALGORITHMS: Final = (ALGORITHM_V1, ALGORITHM)
 SEED_BYTES: Final = 32
 MAX_NONCE_BYTES: Final = 256
 """A nonce is 1..256 bytes of UTF-8 text (a client sends the hex of 16 random bytes)."""
 _DOMAIN: Final = b"sequence-fair/1\n"
+"""The key's tag, the same in ``/1`` and ``/2`` (their decks are one function)."""
+_COMMIT_DOMAIN: Final = b"sequence-fair/2\n"
 _U32: Final = 1 << 32
 _HEX64: Final = re.compile(r"[0-9a-f]{64}")
 
@@ -61,9 +69,16 @@ def new_nonce() -> str:
     return secrets.token_hex(16)
 
 
-def commitment(seed: bytes) -> str:
-    """The public commitment to a seed: SHA-256 of its 32 bytes, as 64 lower-case hex digits."""
-    return hashlib.sha256(seed).hexdigest()
+def commitment(seed: bytes, dealer: int | None = None) -> str:
+    """The public commitment to a seed and the dealer (R4.1) of the game it will deal, as 64
+    lower-case hex digits: ``SHA-256("sequence-fair/2\\n" || seed || u32(dealer))``.
+
+    ``dealer=None`` gives ``sequence-fair/1``'s commitment, ``SHA-256(seed)``, which binds no dealer."""
+    if dealer is None:
+        return hashlib.sha256(seed).hexdigest()
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < _U32:
+        raise FairnessError(f"the dealer is a seat number, not {dealer!r}")
+    return hashlib.sha256(_COMMIT_DOMAIN + seed + _u32(dealer)).hexdigest()
 
 
 def _u32(n: int) -> bytes:
@@ -164,10 +179,12 @@ class FairDeal:
     """A server seed with the nonces of the seated people: everything the cards come from.
 
     ``nonces`` holds ``(seat, nonce)`` pairs (people only; bots contribute none); their order
-    does not matter, the key takes them in seat order."""
+    does not matter, the key takes them in seat order. ``dealer``: the seat that deals (R4.1),
+    bound in the commitment (``sequence-fair/2``); ``None`` for a ``sequence-fair/1`` deal."""
 
     seed: bytes
     nonces: tuple[tuple[int, str], ...] = ()
+    dealer: int | None = None
     key: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -177,7 +194,11 @@ class FairDeal:
 
     @property
     def commitment(self) -> str:
-        return commitment(self.seed)
+        return commitment(self.seed, self.dealer)
+
+    @property
+    def algorithm(self) -> str:
+        return ALGORITHM_V1 if self.dealer is None else ALGORITHM
 
     def stream(self, purpose: str) -> HashStream:
         return HashStream(self.key, purpose)
@@ -200,7 +221,7 @@ class FairDeal:
     def to_json(self) -> dict[str, Any]:
         """The record's ``fairness`` block (``docs/fairness.md``)."""
         return {
-            "algorithm": ALGORITHM,
+            "algorithm": self.algorithm,
             "commitment": self.commitment,
             "seed": self.seed.hex(),
             "nonces": [{"seat": seat, "nonce": nonce} for seat, nonce in self.nonces],
@@ -215,9 +236,13 @@ class FairnessBlock:
     commitment: str
     seed: bytes | None
     nonces: tuple[tuple[int, str], ...]
+    algorithm: str = ALGORITHM_V1
 
-    def deal(self) -> FairDeal | None:
-        return None if self.seed is None else FairDeal(self.seed, self.nonces)
+    def deal(self, dealer: int | None = None) -> FairDeal | None:
+        """The deal, with the record's ``dealer`` when the algorithm binds it (``/2``)."""
+        if self.seed is None:
+            return None
+        return FairDeal(self.seed, self.nonces, dealer if self.algorithm == ALGORITHM else None)
 
 
 def parse_block(block: Any) -> FairnessBlock:
@@ -225,12 +250,12 @@ def parse_block(block: Any) -> FairnessBlock:
     if not isinstance(block, dict):
         raise FairnessError(M_("fairness must be an object"))
     algorithm = block.get("algorithm")
-    if algorithm != ALGORITHM:
+    if algorithm not in ALGORITHMS:
         raise FairnessError(
             M_(
                 "fairness.algorithm is {value}; this program knows {known}",
                 value=repr(algorithm),
-                known=repr(ALGORITHM),
+                known=" ".join(repr(a) for a in ALGORITHMS),
             )
         )
     commit = block.get("commitment")
@@ -259,7 +284,7 @@ def parse_block(block: Any) -> FairnessBlock:
         nonces = tuple(_checked_nonces(pairs))
     except TypeError:  # sorting mixed types
         raise FairnessError(M_("fairness.nonces: seats are integers and nonces text")) from None
-    return FairnessBlock(commit, seed, nonces)
+    return FairnessBlock(commit, seed, nonces, str(algorithm))
 
 
 class FairReshuffles:
@@ -280,13 +305,15 @@ class FairReshuffles:
 
 
 def fair_game(config: GameConfig, deal: FairDeal, dealer: int) -> GameState:
-    """A new game dealt from ``deal`` by ``dealer`` (R4.1, chosen before the nonces are known)
-    whose every reshuffle also comes from ``deal``.
+    """A new game dealt from ``deal`` by ``dealer`` (R4.1, chosen before the nonces are known;
+    the deal's own dealer when it binds one) whose every reshuffle also comes from ``deal``.
 
     Note: :meth:`GameState.copy` drops the reshuffle source (copies are for search), so the
     room must keep playing on this state object, or call :func:`resume` on a replayed one."""
     from .state import GameState
 
+    if deal.dealer is not None and deal.dealer != dealer:
+        raise FairnessError(f"the deal is committed to dealer {deal.dealer}, not {dealer}")
     return GameState(config, deal.deck(), dealer, reshuffle_source=FairReshuffles(deal))
 
 
@@ -314,17 +341,24 @@ class Check:
 
 
 def verify_cards(
-    block: FairnessBlock, deck: Sequence[Card], reshuffles: Sequence[Sequence[Card]]
+    block: FairnessBlock,
+    deck: Sequence[Card],
+    reshuffles: Sequence[Sequence[Card]],
+    dealer: int | None = None,
 ) -> list[Check]:
     """Recompute the commitment, the deck and every reshuffle from the block and compare them with
-    the recorded ones (``reshuffles``: the recorded new draw piles, in game order, top first).
+    the recorded ones (``reshuffles``: the recorded new draw piles, in game order, top first;
+    ``dealer``: the record's, which a ``sequence-fair/2`` commitment binds).
 
     Each reshuffle is recomputed from the recorded pile's own cards in canonical order, so a
     tampered order is caught here and a tampered multiset by the replay (R5.4)."""
     if block.seed is None:
         return [Check("seed", False, M_("the seed is not revealed (the game may still be in progress)"))]
     checks: list[Check] = []
-    got = commitment(block.seed)
+    bound = dealer if block.algorithm == ALGORITHM else None
+    if block.algorithm == ALGORITHM and dealer is None:
+        raise ValueError(f"{ALGORITHM} binds the dealer: pass the record's")
+    got = commitment(block.seed, bound)
     checks.append(
         Check(
             "commitment",
@@ -338,7 +372,7 @@ def verify_cards(
             ),
         )
     )
-    deal = FairDeal(block.seed, block.nonces)
+    deal = FairDeal(block.seed, block.nonces, bound)
     expected = deal.deck()
     checks.append(_compare("deck", expected, list(deck)))
     for number, pile in enumerate(reshuffles, start=1):

@@ -23,6 +23,8 @@ import json
 import os
 import random
 import reprlib
+import select
+import stat
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -259,6 +261,32 @@ def _decode(raw: bytes) -> str:
         ) from None
 
 
+#: Seconds a named pipe may stay silent before its first byte: a pipe nobody writes to (``mkfifo``
+#: with no writer) is refused instead of waiting for ever; a producer that starts late has this long.
+PIPE_WAIT = 10.0
+
+
+def path_text(path: str | Path) -> str:
+    """A file name for a one-line message: as it is, or quoted with escapes when it holds a line
+    break or another control character (``'a\\nb.json'``), so the message stays one line."""
+    text = str(path)
+    return text if text.isprintable() else repr(text)
+
+
+def _read_path(path: Path) -> bytes:
+    """The file's bytes, at most one past the limit (think of ``/dev/zero``). A pipe is opened
+    without blocking and given :data:`PIPE_WAIT` seconds for its first byte: opening a named pipe
+    that has no writer would otherwise wait for ever (``<(cat rec.json)`` has one and works)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as file:
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            ready, _w, _x = select.select([fd], [], [], PIPE_WAIT)
+            if not ready:
+                raise OSError(errno.ETIMEDOUT, f"nothing was written to the pipe in {PIPE_WAIT:g} s")
+        os.set_blocking(fd, True)
+        return file.read(MAX_RECORD_BYTES + 1)
+
+
 def load(source: str | bytes | Path | dict[str, Any]) -> dict[str, Any]:
     """Parse a record from JSON text, a file path or an already decoded dict.
 
@@ -272,12 +300,11 @@ def load(source: str | bytes | Path | dict[str, Any]) -> dict[str, Any]:
     if isinstance(source, Path):
         path = source
         try:
-            with path.open("rb") as file:  # at most one byte past the limit (think of /dev/zero)
-                source = file.read(MAX_RECORD_BYTES + 1)
+            source = _read_path(path)
         except (OSError, ValueError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise RecordError(
-                M_("cannot read {path}: {reason}", path=str(path), reason=_reason(reason))
+                M_("cannot read {path}: {reason}", path=path_text(path), reason=_reason(reason))
             ) from None
     if not isinstance(source, (str, bytes)):
         raise RecordError(f"a record is JSON text, bytes, a path or a dict, not {type(source).__name__}")
@@ -516,8 +543,10 @@ def _config(data: dict[str, Any]) -> GameConfig:
     if fmt != FORMAT:
         raise RecordError(M_("format is {value}, expected {format}", value=_show(fmt), format=repr(FORMAT)))
     players = _int(_need(data, "players", "record"), "players")
-    teams = _int(data["teams"], "teams") if "teams" in data else None
-    draw = data.get("draw", "auto")
+    # both are required: a reader that guessed them (two sides, automatic draw) would call a
+    # sound 6-player or manual-draw game illegal, or pass a 4-player one it misread
+    teams = _int(_need(data, "teams", "record"), "teams")
+    draw = _need(data, "draw", "record")
     if draw not in ("auto", "manual"):
         raise RecordError(
             M_("{where}: expected 'auto' or 'manual', got {value}", where="draw", value=_show(draw))
@@ -562,7 +591,29 @@ def parse_record(source: str | bytes | Path | dict[str, Any]) -> Record:
     if not isinstance(actions, list):
         raise RecordError(M_("actions must be a list, not {value}", value=_show(actions)))
     entries = tuple(_entry(a, f"actions[{i}]") for i, a in enumerate(actions))
-    return Record(config, dealer, deck, entries, _stated_result(data.get("result")))
+    stated = _stated_result(data.get("result"))
+    if stated is not None:
+        _check_result_shape(stated, config.sides)
+    return Record(config, dealer, deck, entries, stated)
+
+
+def _check_result_shape(stated: StatedResult, sides: int) -> None:
+    """A result no game of this table could have is malformed, not a disagreement with the replay."""
+    if stated.winner is not None and not 0 <= stated.winner < sides:
+        raise RecordError(
+            M_("result.winner: {value} is not a side 0..{last}", value=stated.winner, last=sides - 1)
+        )
+    if stated.sequences is not None:
+        if len(stated.sequences) != sides:
+            raise RecordError(
+                M_(
+                    "result.sequences: {got} counts for {sides} sides",
+                    got=len(stated.sequences),
+                    sides=sides,
+                )
+            )
+        if any(n < 0 for n in stated.sequences):
+            raise RecordError(M_("result.sequences: a count below zero"))
 
 
 # -- replaying
@@ -649,9 +700,13 @@ def replay(source: str | bytes | Path | dict[str, Any] | Record, *, seed: int | 
                 state, False, index, "R7.1", M_("the game is already over: nothing may follow its end")
             )
         if entry.kind == "reshuffle":
-            return ReplayResult(
-                state, False, index, "R5.4", M_("a reshuffle is recorded where the draw pile is not empty")
-            )
+            if state.penalty_due:  # any entry but the fine's discards names R6.1 (docs/records.md)
+                rule, why = "R6.1", M_("a table-talk fine is owed: only its discards may come next")
+            elif state.deck_size > 0:
+                rule, why = "R5.4", M_("a reshuffle is recorded where the draw pile is not empty")
+            else:
+                rule, why = "R5.4", M_("a reshuffle stands right after the action that needed a card")
+            return ReplayResult(state, False, index, rule, why)
         feeder.index = index
         try:
             _apply_entry(state, entry)

@@ -4,7 +4,8 @@ Why a module of its own: ``sequence verify`` (:mod:`.commands.verify`) and the s
 verifies every fair game it finishes, give the same verdict, so both call :func:`verify_record`;
 it lives with the engine, below both, so the server never imports the command line.
 
-It recomputes the commitment from the revealed seed, the deck and every reshuffle from the seed
+It recomputes the commitment from the revealed seed (and, for ``sequence-fair/2``, the record's
+dealer, which the commitment binds), the deck and every reshuffle from the seed
 and the nonces (:func:`.fairness.verify_cards`), compares them with the record, and replays the
 record so that every reshuffled pile is known to hold exactly the discarded cards (R5.4).
 """
@@ -51,7 +52,7 @@ def verify_record(source: Path | bytes | dict[str, Any]) -> tuple[int, dict[str,
         return MALFORMED, {**report, "ok": False, "malformed": True, "error": error}
     piles = [entry.order for entry in record.entries if entry.kind == "reshuffle"]
     result = replay(record)
-    checks = [c.to_json() for c in verify_cards(block, record.deck, piles)]
+    checks = [c.to_json() for c in verify_cards(block, record.deck, piles, record.dealer)]
     if result.ok:
         checks.append(
             {"check": "replay", "ok": True, "detail": M_("every action is legal (R5.4 piles included)")}

@@ -115,7 +115,9 @@ class PlayerView:
             "penalty_due": list(self.penalty_due),
             "dead_card_exchanged": self.dead_card_exchanged,
             "turn": self.turn,
-            "legal_actions": [{"id": a, "name": self.action_name(a)} for a in self.legal_actions],
+            # action ids only (actions.py): a name is a function of the id and the hand, and the
+            # names were three quarters of a view's bytes on the wire (issue 41)
+            "legal_actions": list(self.legal_actions),
             "winner": self.winner,
             "termination": self.termination,
         }

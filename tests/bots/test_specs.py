@@ -140,8 +140,6 @@ def test_a_tournament_between_variants_of_one_bot(tmp_path: Path, capsys: pytest
         ("greedy,mcts(widht=8)", "mcts has no option 'widht'"),
         ("greedy,heuristic(jack_costs=(1, 2)", "unbalanced parentheses"),
         ("greedy,mcts(width=0)", "mcts: width must be at least 1, not 0"),
-        ("heuristic,hard", "named once"),
-        ("mcts(width=8),mcts(width=8)", "named once"),
     ],
 )
 def test_the_tournament_refuses_a_bad_spec_before_playing(bots: str, message: str) -> None:

@@ -100,7 +100,6 @@ def test_greedy_beats_random_in_a_small_fixed_sample() -> None:
     [
         (["--bots", "random"], "at least two bots"),
         (["--bots", "random,nobody"], "unknown bot"),
-        (["--bots", "random,random"], "named once"),
         (["--players", "4", "--teams", "3"], "R2.2"),
         (["--games", "0"], "at least 1"),
         (["--time-per-move", "0"], "positive"),
@@ -171,4 +170,16 @@ def test_ctrl_c_reports_the_finished_games_and_keeps_their_records(tmp_path: Pat
     assert summary["pairs"][0]["games"] == summary["games"]
     files = list(tmp_path.glob("*.json"))
     assert len(files) == summary["games"]
+    assert all(replay(f.read_text()).ok for f in files)
+
+
+def test_a_mirror_match_tells_the_seats_apart(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 45: ``--bots hard,hard`` is the baseline for seat and luck effects; it was refused."""
+    out = _run_cli(capsys, "--bots", "greedy,greedy", "--games", "4", "--seed", "2", "--records", str(tmp_path))
+    assert out["pairs"][0]["bots"] == ["greedy#1", "greedy#2"]
+    pair = out["pairs"][0]
+    assert pair["wins"]["greedy#1"] + pair["wins"]["greedy#2"] + pair["draws"] == 4
+    assert set(out["ratings"]) == {"greedy#1", "greedy#2"}
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 4 and all("greedy_1" in f.name and "greedy_2" in f.name for f in files)
     assert all(replay(f.read_text()).ok for f in files)

@@ -295,3 +295,105 @@ def test_play_replay_refuses_malformed_records_with_one_line(tmp_path: Path) -> 
         out = io.StringIO()
         assert run_plain_replay(path, io.StringIO(""), out) == 2
         assert len(out.getvalue().splitlines()) == 1 and out.getvalue().startswith("cannot replay")
+
+
+# ------------------------------------------------------------------- issue 45: files and records
+
+
+def test_a_named_pipe_nobody_writes_to_is_refused_not_waited_on(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "x.json"
+    os.mkfifo(fifo)
+    proc = subprocess.run(
+        [sys.executable, "-m", "sequence_game", "validate", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2 and "nothing was written to the pipe" in proc.stderr + proc.stdout
+
+
+def test_a_pipe_with_data_is_read() -> None:
+    import os
+
+    text = (EXAMPLES / "two-players-reshuffle.json").read_bytes()
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sequence_game", "validate", f"/dev/fd/{read_end}"],
+        pass_fds=(read_end,),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    os.close(read_end)
+    with os.fdopen(write_end, "wb") as pipe:
+        pipe.write(text)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert out.startswith("valid record")
+
+
+@pytest.mark.parametrize("field", ["teams", "draw"])
+def test_a_record_without_teams_or_draw_is_malformed(field: str) -> None:
+    """Read as 2 sides and automatic draw, a 6-player 3-side record was "illegal, R5.2" and a
+    manual game "illegal, R5.3"; a 4-player record without ``teams`` passed."""
+    record = example("four-players-manual-penalty")
+    del record[field]
+    kind, message = verdict(record)
+    assert kind == "malformed" and field in str(message)
+
+
+@pytest.mark.parametrize(
+    ("result", "message"),
+    [
+        ({"winner": 5}, "result.winner: 5 is not a side"),
+        ({"winner": 0, "sequences": [2, 0, 0]}, "result.sequences: 3 counts for 2 sides"),
+        ({"sequences": [-1, 2]}, "below zero"),
+    ],
+)
+def test_a_result_no_game_could_have_is_malformed(result: dict[str, Any], message: str) -> None:
+    record = example("two-players-reshuffle")
+    record["result"] = {**record["result"], **result}
+    kind, text = verdict(record)
+    assert kind == "malformed" and message in str(text)
+
+
+def test_a_reshuffle_before_the_draw_that_needs_it_is_named_for_what_it_is() -> None:
+    record = example("two-players-reshuffle")
+    at = next(i for i, a in enumerate(record["actions"]) if "reshuffle" in a)
+    moved = copy.deepcopy(record)
+    entry = moved["actions"].pop(at)
+    moved["actions"].insert(at - 1, entry)  # before the action that found the pile empty
+    result = replay(moved)
+    assert not result.ok and result.rule == "R5.4"
+    assert "not empty" not in str(result.error) or result.state.deck_size > 0
+
+
+def test_a_file_name_with_a_line_break_keeps_the_error_on_one_line(tmp_path: Path) -> None:
+    import io
+
+    out = io.StringIO()
+    assert run_plain_replay(tmp_path / "a\nb.json", io.StringIO(""), out) == 2
+    assert out.getvalue().count("\n") == 1 and "a\\nb.json" in out.getvalue()
+
+
+def test_analyze_checks_the_chart_folder_before_it_analyses(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sequence_game",
+            "analyze",
+            "--chart",
+            str(tmp_path / "missing" / "chances.png"),
+            str(EXAMPLES / "two-players-reshuffle.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2 and "does not exist" in proc.stderr
+    assert "analysing" not in proc.stderr

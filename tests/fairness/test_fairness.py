@@ -99,6 +99,10 @@ def test_the_documented_vectors_match_the_module_and_the_reimplementation() -> N
         nonces = [(n["seat"], n["nonce"]) for n in v["nonces"]]
         deal = FairDeal(seed, tuple(nonces))
         assert commitment(seed) == v["commitment"] == hashlib.sha256(seed).hexdigest()
+        bound = hashlib.sha256(b"sequence-fair/2\n" + seed + v["dealer"].to_bytes(4, "big")).hexdigest()
+        assert commitment(seed, v["dealer"]) == v["commitment_v2"] == bound
+        assert FairDeal(seed, tuple(nonces), v["dealer"]).commitment == bound
+        assert FairDeal(seed, tuple(nonces), v["dealer"]).deck() == deal.deck()  # /2 deals as /1
         assert deal.key.hex() == v["key"] == ref_key(seed, nonces).hex()
         stream = HashStream(deal.key, "deck")
         assert stream.read(32).hex() == v["deck_block_0"]
@@ -295,3 +299,49 @@ def test_the_verify_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert out["ok"] is False and "deck" in failed(out)
     assert main(["verify", str(tmp_path / "missing.json")]) == MALFORMED
     assert "cannot verify" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- the dealer (sequence-fair/2)
+
+BOUND = FairDeal(bytes.fromhex("9f" * 32), ((0, "c0ffee"), (1, "feedface")), dealer=1)
+
+
+def bound_record(seed: int = 0) -> dict[str, Any]:
+    state = fair_game(GameConfig(players=2), BOUND, dealer=1)
+    state.playout(random.Random(seed))
+    return with_fairness(write_record(state), BOUND)
+
+
+def test_a_bound_deal_is_version_2_and_verifies() -> None:
+    record = bound_record()
+    assert record["fairness"]["algorithm"] == ALGORITHM == "sequence-fair/2"
+    assert record["dealer"] == 1
+    status, report = verify_record(record)
+    assert status == VERIFIED and report["ok"]
+
+
+def test_the_same_seed_and_nonces_do_not_verify_with_another_dealer() -> None:
+    """At 2 players the dealer swaps both hands and the first move: a server must not choose it
+    after seeing the nonces, so the commitment binds it."""
+    record = bound_record()
+    record["dealer"] = 0  # the same deck, seed and nonces dealt by the other seat
+    status, report = verify_record(record)
+    assert status == MISMATCH and "commitment" in failed(report)
+
+
+def test_version_1_records_still_verify_and_bind_no_dealer() -> None:
+    """Records made before /2 keep verifying; their hole (any dealer) is why /2 exists."""
+    record = fair_record()
+    assert record["fairness"]["algorithm"] == "sequence-fair/1"
+    assert verify_record(record)[0] == VERIFIED
+    state = fair_game(GameConfig(players=2), DEAL, dealer=0)
+    state.playout(random.Random(0))
+    assert verify_record(with_fairness(write_record(state), DEAL))[0] == VERIFIED
+
+
+def test_a_bound_deal_refuses_another_dealer_and_an_unknown_algorithm() -> None:
+    with pytest.raises(FairnessError):
+        fair_game(GameConfig(players=2), BOUND, dealer=0)
+    block = dict(bound_record()["fairness"], algorithm="sequence-fair/3")
+    with pytest.raises(FairnessError):
+        parse_block(block)

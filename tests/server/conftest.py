@@ -23,6 +23,18 @@ pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 from websockets.sync.client import ClientConnection, connect
 
+#: How long a server may take to answer ``/health`` before the test calls it hung: only a bound
+#: for a failure, never a pace that a busy machine must keep (the wait ends as soon as it answers).
+HANG_SECONDS = 300
+#: Servers started and not yet stopped: whatever a failing test leaves is killed at the end.
+LIVE: set[Server] = set()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """No server outlives the test run, whatever its tests did."""
+    for server in list(LIVE):
+        server.kill()
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -79,17 +91,29 @@ class Server:
         ]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ})
-        deadline = time.monotonic() + 30
+        LIVE.add(self)
+        try:
+            self.wait_ready()
+        except BaseException:
+            self.kill()  # a server that failed to start must not outlive the test
+            raise
+        return self
+
+    def wait_ready(self) -> None:
+        """Wait until ``/health`` answers, for as long as the process lives: on a busy machine
+        the start may take minutes, and only a hang (:data:`HANG_SECONDS`) is a failure."""
+        assert self.proc is not None
+        deadline = time.monotonic() + HANG_SECONDS
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}; see {self.log}")
             try:
-                if httpx.get(f"{self.http}/health", timeout=1).status_code == 200:
-                    return self
+                if httpx.get(f"{self.http}/health", timeout=5).status_code == 200:
+                    return
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError("server did not answer /health within 30 s")
+        raise RuntimeError(f"server did not answer /health in {HANG_SECONDS} s (hung?)")
 
     def rss_kb(self) -> int:
         """The server process's resident memory (Linux ``/proc``)."""
@@ -102,23 +126,25 @@ class Server:
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
+            self.proc.wait(30)
+        LIVE.discard(self)
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(10)
+                self.proc.wait(30)
             except subprocess.TimeoutExpired:
                 self.kill()
+        LIVE.discard(self)
 
     # ---------------------------------------------------------------- helpers
 
-    def post(self, path: str, body: dict[str, Any] | None = None, timeout: float = 10) -> httpx.Response:
+    def post(self, path: str, body: dict[str, Any] | None = None, timeout: float = 60) -> httpx.Response:
         return httpx.post(f"{self.http}{path}", json=body or {}, timeout=timeout)
 
-    def get(self, path: str) -> httpx.Response:
-        return httpx.get(f"{self.http}{path}", timeout=10)
+    def get(self, path: str, timeout: float = 60) -> httpx.Response:
+        return httpx.get(f"{self.http}{path}", timeout=timeout)
 
     def create_room(self, **body: Any) -> dict[str, Any]:
         r = self.post("/api/rooms", body)
@@ -139,7 +165,7 @@ class Client:
 
     def __init__(self, server: Server, code: str, token: str | None, *, hello: bool = True) -> None:
         self.ws: ClientConnection = connect(
-            f"{server.ws}/ws/{code}", open_timeout=10, max_size=2**22, legacy=True
+            f"{server.ws}/ws/{code}", open_timeout=60, max_size=2**22, legacy=True
         )
         self.messages: list[dict[str, Any]] = []
         self.raw: list[str] = []
@@ -151,7 +177,7 @@ class Client:
     def send(self, obj: Any) -> None:
         self.ws.send(obj if isinstance(obj, str | bytes) else json.dumps(obj))
 
-    def recv(self, timeout: float = 20) -> dict[str, Any]:
+    def recv(self, timeout: float = 60) -> dict[str, Any]:
         text = self.ws.recv(timeout=timeout)
         assert isinstance(text, str)
         self.raw.append(text)
@@ -161,7 +187,7 @@ class Client:
             self.last = msg
         return msg
 
-    def recv_until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 60) -> dict[str, Any]:
+    def recv_until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 120) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             msg = self.recv(timeout=max(0.1, deadline - time.monotonic()))
@@ -171,7 +197,7 @@ class Client:
     def error(self, obj: Any) -> dict[str, Any]:
         """Send a command that must be refused; return the refusal."""
         self.send(obj)
-        return self.recv_until(lambda m: m["type"] == "error", timeout=10)
+        return self.recv_until(lambda m: m["type"] == "error", timeout=60)
 
     def close(self) -> None:
         self.ws.close()
@@ -213,7 +239,7 @@ def advance(clients: dict[int, Client], pick: Callable[[list[int]], int] = lambd
     if actor in clients:
         mine = clients[actor].last
         assert mine is not None
-        legal = [a["id"] for a in mine["view"]["legal_actions"]]
+        legal = list(mine["view"]["legal_actions"])  # action ids
         clients[actor].send({"type": "act", "action": pick(legal), "version": mine["version"]})
     for c in clients.values():
         c.recv_until(lambda m: m["type"] == "state")

@@ -69,7 +69,7 @@ def test_whole_game_against_a_bot_then_record_and_replay(server: Server) -> None
             refused = server.get(f"/api/rooms/{code}/record")
             assert refused.status_code == 409 and refused.json()["code"] == "in_progress"
             assert server.get(f"/api/rooms/{code}/replay").status_code == 409
-        host.send({"type": "act", "action": m["view"]["legal_actions"][0]["id"], "version": m["version"]})
+        host.send({"type": "act", "action": m["view"]["legal_actions"][0], "version": m["version"]})
     final = host.last
     assert final is not None and final["room"]["status"] == "over"
     record = server.get(f"/api/rooms/{code}/record")
@@ -146,7 +146,7 @@ def test_r6_1_table_talk_call_and_host_ruling(server: Server) -> None:
     assert m["view"]["penalty_due"] == [0, 2]
     # seat 0 pays first: it must discard, and may do nothing else (R6.1)
     m0 = clients[0].recv_until(lambda m: m["type"] == "state" and m["event"]["kind"] == "rule")
-    legal = [a["id"] for a in m0["view"]["legal_actions"]]
+    legal = list(m0["view"]["legal_actions"])
     assert legal and all(352 <= a < 404 for a in legal)
     clients[0].send({"type": "act", "action": legal[0], "version": m0["version"]})
     m = clients[0].recv_until(lambda m: m["type"] == "state" and m["event"]["kind"] == "action")
@@ -173,7 +173,7 @@ def test_a_player_away_past_the_grace_period_is_replaced_by_a_bot_and_comes_back
             m = a.recv_until(my_turn(0))
         if over(m):
             break
-        a.send({"type": "act", "action": m["view"]["legal_actions"][0]["id"], "version": m["version"]})
+        a.send({"type": "act", "action": m["view"]["legal_actions"][0], "version": m["version"]})
         m = a.recv_until(
             lambda m: m["type"] == "state" and m["event"]["kind"] == "action" and m["event"]["seat"] == 0
         )

@@ -48,16 +48,14 @@ def test_malformed_and_invalid_messages_are_refused_and_change_nothing(game) -> 
     refused(me, {"type": "fly"}, "bad_message")
     refused(me, {"type": "act", "action": 999, "version": view[0]}, "bad_message")
     refused(me, {"type": "act", "action": "7h@e4", "version": view[0]}, "bad_message")
-    refused(me, {"type": "act", "action": legal[0]["id"], "version": view[0], "extra": 1}, "bad_message")
+    refused(me, {"type": "act", "action": legal[0], "version": view[0], "extra": 1}, "bad_message")
     refused(me, {"type": "chat", "text": "x" * 6000}, "too_large")
     refused(me, {"type": "hello", "token": None}, "bad_message")
     # wrong seat, wrong turn, stale and future versions, an illegal action (R5.2)
-    refused(
-        me, {"type": "act", "action": legal[0]["id"], "version": view[0], "seat": 1 - actor}, "wrong_seat"
-    )
-    msg = refused(other, {"type": "act", "action": legal[0]["id"], "version": view[0]}, "not_your_turn")
+    refused(me, {"type": "act", "action": legal[0], "version": view[0], "seat": 1 - actor}, "wrong_seat")
+    msg = refused(other, {"type": "act", "action": legal[0], "version": view[0]}, "not_your_turn")
     assert msg["rule"] == "R4.3"
-    refused(me, {"type": "act", "action": legal[0]["id"], "version": view[0] + 5}, "bad_version")
+    refused(me, {"type": "act", "action": legal[0], "version": view[0] + 5}, "bad_version")
     corner = refused(me, {"type": "act", "action": 0, "version": view[0]}, "illegal")
     assert corner["rule"] == "R5.2"
     refused(me, {"type": "rule", "call": 1, "uphold": True}, "not_host" if actor else "no_call")
@@ -70,10 +68,10 @@ def test_malformed_and_invalid_messages_are_refused_and_change_nothing(game) -> 
     pong = other.recv_until(lambda m: m["type"] in ("pong", "error"))
     assert pong["type"] == "pong", "a refusal reached the wrong client"
     # a legal move with the current version is accepted; resending it with the old version is stale
-    me.send({"type": "act", "action": legal[0]["id"], "version": view[0]})
+    me.send({"type": "act", "action": legal[0], "version": view[0]})
     m = me.recv_until(lambda m: m["type"] == "state")
     assert m["version"] == before + 1
-    refused(other, {"type": "act", "action": legal[0]["id"], "version": view[0]}, "stale")
+    refused(other, {"type": "act", "action": legal[0], "version": view[0]}, "stale")
 
 
 def test_oversized_frame_closes_only_that_socket(game) -> None:  # type: ignore[no-untyped-def]

@@ -168,7 +168,7 @@ def play_until(ann: Client, stop: Any) -> dict[str, Any]:
             m = ann.recv_until(lambda m: my_turn(0)(m) or stop(m))
         if stop(m) or over(m):
             return m
-        ann.send({"type": "act", "action": m["view"]["legal_actions"][0]["id"], "version": m["version"]})
+        ann.send({"type": "act", "action": m["view"]["legal_actions"][0], "version": m["version"]})
         m = None
 
 

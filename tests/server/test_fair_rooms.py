@@ -83,7 +83,10 @@ def test_a_start_gathers_every_nonce_and_the_record_verifies(server: Server) -> 
     final = ann.last
     assert final is not None
     revealed = final["room"]["fairness"]["game"]
-    assert hashlib.sha256(bytes.fromhex(revealed["seed"])).hexdigest() == commitment
+    # sequence-fair/2: the commitment binds the dealer (R4.1) as well as the seed
+    assert revealed["algorithm"] == "sequence-fair/2" and revealed["dealer"] == start["event"]["dealer"]
+    bound = b"sequence-fair/2\n" + bytes.fromhex(revealed["seed"]) + revealed["dealer"].to_bytes(4, "big")
+    assert hashlib.sha256(bound).hexdigest() == commitment
     assert revealed["verify"]["ok"] is True
     record = server.get(f"/api/rooms/{code}/record").json()
     assert record["fairness"]["commitment"] == commitment
@@ -186,7 +189,11 @@ def test_rematch_passes_the_dealer_on_and_swap_exchanges_the_hands(server: Serve
         c.recv_until(playing)
     play_out(clients, 7)
     third = server.get(f"/api/rooms/{code}/record").json()
-    assert third["deck"] == second["deck"] and third["fairness"] == second["fairness"]
+    assert third["deck"] == second["deck"]
+    # the same seed and nonces; the commitment binds the new dealer (the deck is known by now)
+    same = ("algorithm", "seed", "nonces")
+    assert {k: third["fairness"][k] for k in same} == {k: second["fairness"][k] for k in same}
+    assert third["fairness"]["commitment"] != second["fairness"]["commitment"]
     assert hands(third) == hands(second)[::-1]  # each side holds the cards the other side had
     for record in (first, second, third):
         assert verify_record(record)[0] == VERIFIED

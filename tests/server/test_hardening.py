@@ -392,7 +392,9 @@ def test_bot_pool_processes_think_at_a_lower_priority_and_exit_with_a_killed_ser
         pool = _children(srv.proc.pid)
         assert pool, "no bot pool process"
         server_nice = os.getpriority(os.PRIO_PROCESS, srv.proc.pid)
-        niced = [pid for pid in pool if os.getpriority(os.PRIO_PROCESS, pid) >= server_nice + 10]
+        # relative to the server, whatever the suite's own priority (niceness stops at 19)
+        lower = min(server_nice + 10, 19)
+        niced = [pid for pid in pool if os.getpriority(os.PRIO_PROCESS, pid) >= lower]
         assert niced, "no pool process runs at a lower priority than the server"
         host.close()
     finally:

@@ -208,8 +208,9 @@ def test_two_seats_read_the_same_events_each_in_its_own_language(server: Server,
         page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
     es_log, da_log = ana.locator("#log").inner_text(), bo.locator("#log").inner_text()
     # the start event: {dealer, first}, worded by each page
-    assert re.search(r"(Ana|Bo) reparte \(R4\.1\); empieza (Ana|Bo) \(R4\.3\)", es_log), es_log
-    assert re.search(r"(Ana|Bo) giver \(R4\.1\); (Ana|Bo) starter \(R4\.3\)", da_log), da_log
+    # (players' text names no rule numbers: issue 41)
+    assert re.search(r"(Ana|Bo) reparte; empieza (Ana|Bo)", es_log), es_log
+    assert re.search(r"(Ana|Bo) giver; (Ana|Bo) starter", da_log), da_log
     for log in (es_log, da_log):
         assert " deals " not in log and " starts " not in log and "seat " not in log, log
     # a refusal: the same code, msgid and params to both; each toast in its own language

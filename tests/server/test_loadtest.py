@@ -70,7 +70,7 @@ def test_the_generator_reads_a_state_as_decoding_it_would() -> None:
             text = encode(
                 {"type": "state", "version": version, "you": {}, "room": room, "view": view, "event": event}
             )
-            legal = [str(a["id"]) for a in view["legal_actions"]] if seat in view["seats_to_act"] else []
+            legal = [str(a) for a in view["legal_actions"]] if seat in view["seats_to_act"] else []
             assert script.glance(text, seat) == (version, True, legal)
         actor = state.current_seat
         state.apply(rng.choice(state.legal_actions(actor)), actor)

@@ -77,7 +77,7 @@ def test_hint_is_a_legal_action_of_the_view_and_the_room_goes_on(server: Server)
     code = room["code"]
     me = server.client(code, room["token"])
     state = me.welcome if 0 in me.welcome["view"]["seats_to_act"] else me.recv_until(my_turn(0), timeout=30)
-    legal = {a["id"] for a in state["view"]["legal_actions"]}
+    legal = set(state["view"]["legal_actions"])
     watcher = server.client(code)
     me.send({"type": "hint"})
     # while the hint is thought out in the bot pool, the room answers others

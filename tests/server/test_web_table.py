@@ -77,9 +77,7 @@ def websocket_move(client: Client, seat: int) -> None:
         return my_turn(seat)(m) and m["version"] > acted
 
     m = client.last if client.last is not None and fresh_turn(client.last) else client.recv_until(fresh_turn)
-    client.send(
-        {"type": "act", "action": min(a["id"] for a in m["view"]["legal_actions"]), "version": m["version"]}
-    )
+    client.send({"type": "act", "action": min(m["view"]["legal_actions"]), "version": m["version"]})
     _ACTED[id(client)] = m["version"]
 
 

@@ -19,6 +19,7 @@ from textual.widgets import Button, ProgressBar, Static
 from tui_helpers import settle
 
 from sequence_game.analysis import Budget, GameAnalysis, analyze_record
+from sequence_game.i18n import card_short, notation_label
 from sequence_game.tui.analysis_view import BARS, chart_columns, chart_text, move_line
 from sequence_game.tui.app import SequenceApp
 from sequence_game.tui.controller import GameSession, ReplayModel, make_seats
@@ -97,7 +98,7 @@ async def test_analyse_labels_the_moves_and_jumps_between_them(record: Path) -> 
         first = labelled[0]
         assert screen.model.first_entry(screen.model.step) == first.index
         line = static_text(screen, "#analysis-move")
-        assert first.label in line and first.move in line
+        assert first.label in line and notation_label(first.move) in line
         assert f"{first.before * 100:.0f}% -> {first.after * 100:.0f}%" in line
         # ... and [ comes back to it from further on.
         await pilot.press("end", "left_square_bracket")
@@ -214,9 +215,11 @@ def test_move_line_shows_label_swing_best_plays_and_draw(record: Path) -> None:
     assert isinstance(line, Text)
     text = line.plain
     assert move.label is not None and move.label in text
-    best = ", ".join(f"{a.move} {100 * a.chance:.1f}%" for a in move.alternatives)
+    # in the symbols of the rest of the screen (issue 45: it showed 4c@e3 and "drew kh")
+    best = ", ".join(f"{notation_label(a.move)} {100 * a.chance:.0f}%" for a in move.alternatives)
     assert len(move.alternatives) == 3 and f"best: {best}" in text
-    assert f"drew {move.drawn}" in text
+    assert move.drawn is not None and f"drew {card_short(move.drawn)}" in text
+    assert "@" not in text and f"drew {move.drawn}" not in text
 
 
 def test_plain_replay_prints_the_analysis(record: Path) -> None:

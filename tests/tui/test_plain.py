@@ -8,10 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sequence_game.actions import action_name
 from sequence_game.cli import main
 from sequence_game.tui.controller import GameSession, turns_played
-from sequence_game.tui.plain import MAX_BAD_LINES, board_text, run_plain, run_plain_replay
+from sequence_game.tui.plain import HIDE_LINES, MAX_BAD_LINES, board_text, run_plain, run_plain_replay
 
 
 class FirstLegalMove(io.StringIO):
@@ -158,13 +160,27 @@ def test_a_script_of_garbage_is_stopped() -> None:
     )
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.count("cannot read action 'garbage'") == MAX_BAD_LINES
-    assert "Stopped: 20 lines in a row could not be played" in proc.stdout
+    assert "Stopped: 20 lines in a row made no move" in proc.stdout
 
 
-def test_good_lines_reset_the_bad_line_count() -> None:
+def test_a_move_resets_the_count_of_lines_without_one() -> None:
     session = GameSession.new(players=2, seed=1, seats=["human", "easy"])
-    out = play(session, ("zz\n" * (MAX_BAD_LINES - 1) + "board\n") * 3)
+    session.step_bots()
+    move = action_name(session.state.legal_actions(0)[0])
+    out = play(session, "zz\n" * (MAX_BAD_LINES - 1) + move + "\n" + "board\n" * (MAX_BAD_LINES - 1))
     assert "Stopped" not in out and "End of input" in out
+
+
+@pytest.mark.parametrize("line", ["", "help", "board", "space e4"])
+def test_issue_45_bug_6_lines_that_make_no_move_stop_a_script(line: str) -> None:
+    """``yes '' | sequence play --plain`` printed 98,514 prompts in 3 s: an empty line or ``help``
+    never counted towards the stop."""
+    session = GameSession.new(players=2, seed=1, seats=["human", "easy"])
+    stream = io.StringIO()
+    assert run_plain(session, io.StringIO((line + "\n") * 10_000), stream) == 1
+    out = stream.getvalue()
+    assert f"Stopped: {MAX_BAD_LINES} lines in a row made no move" in out
+    assert out.count("seat 0> ") == MAX_BAD_LINES
 
 
 def test_hot_seat_plain_mode_passes_the_keyboard() -> None:
@@ -210,3 +226,103 @@ def test_resume_a_hot_seat_save_keeps_everyone_a_person(tmp_path: Path, capsys) 
     out = capsys.readouterr().out
     assert "people at seat 0, seat 1" in out
     assert "New game: 2 players" in out  # the earlier log came back with the save
+
+
+def test_issue_45_bug_4_hot_seat_hides_the_last_hand_before_the_next_player_sits_down() -> None:
+    session = GameSession.new(players=2, seed=3, seats=["human", "human"])
+    move = action_name(session.state.legal_actions(0)[0])
+    out = play(session, f"\n{move}\n\n")
+    hand_0 = out.index("Seat 0 (Blue) hand:")
+    pass_1 = out.index("Pass the keyboard to Seat 1 (Green)")
+    assert "\n" * HIDE_LINES in out[hand_0:pass_1]  # the hand scrolled away before the call
+    assert "\n" * HIDE_LINES not in out[pass_1 : out.index("Seat 1 (Green) hand:")]
+
+
+#: Run the line mode with the optional stacks hidden, as after ``pip install .`` (the engine alone).
+WITHOUT_EXTRAS = """
+import sys
+from importlib.machinery import PathFinder
+
+HIDDEN = {"rich", "textual", "numpy", "numba", "fastapi", "uvicorn", "sqlalchemy", "threadpoolctl"}
+
+class Hide(PathFinder):
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name.split(".")[0] in HIDDEN:
+            return None
+        return PathFinder.find_spec(name, path, target)
+
+sys.meta_path[:] = [Hide if f is PathFinder else f for f in sys.meta_path]
+for name in list(sys.modules):
+    if name.split(".")[0] in HIDDEN:
+        del sys.modules[name]
+from sequence_game.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_issue_45_bug_8_the_line_mode_plays_without_any_extra(tmp_path: Path) -> None:
+    """``pip install .`` then ``sequence play --plain`` ended in ``No module named 'rich'``."""
+    session = GameSession.new(players=2, seed=5, seats=["human", "easy"])
+    script = FirstLegalMove(session)
+    lines = []
+    while not session.state.is_terminal():
+        session.step_bots()
+        if session.state.is_terminal():
+            break
+        line = script.readline()
+        lines.append(line)
+        session.apply(session.state.legal_actions(0)[0], 0)
+    runner = tmp_path / "bare.py"
+    runner.write_text(WITHOUT_EXTRAS)
+    proc = subprocess.run(
+        [sys.executable, str(runner), "play", "--plain", "--seed", "5", "--bots", "easy"],
+        input="".join(lines),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "wins" in proc.stdout or "Drawn" in proc.stdout, proc.stdout[-500:]
+    proc = subprocess.run(
+        [sys.executable, str(runner), "play", "--plain", "--bots", "expert"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "Traceback" not in proc.stderr
+
+
+def test_issue_45_bug_9_options_after_the_command_include_the_language() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "sequence_game", "play", "--lang", "es", "--plain", "--seed", "1"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Jugadas legales" in proc.stdout or "legales" in proc.stdout, proc.stdout[-300:]
+
+
+def test_screen_reader_commands_space_threats_and_the_card_drawn() -> None:
+    session = GameSession.new(players=2, seed=1, seats=["human", "easy"])
+    session.step_bots()
+    move = session.state.legal_actions(0)[0]
+    out = play(session, f"space e4\nthreats\nspace z9\n{action_name(move)}\n")
+    assert "e4: " in out and "Threats: none" in out
+    assert "usage: space CELL" in out
+    assert "You drew " in out
+
+
+def test_a_two_eyed_jack_lists_its_spaces_on_short_lines() -> None:
+    from sequence_game.tui.plain_words import CELLS_A_LINE, wrapped_moves
+
+    line = "jd@ " + " ".join(f"{c}{r}" for c in "abcdefghij" for r in range(1, 7))
+    parts = wrapped_moves(line)
+    assert len(parts) == 5 and all(len(p.split()) <= CELLS_A_LINE + 1 for p in parts)
+    assert " ".join(parts).split() == line.split()

@@ -93,12 +93,18 @@ def test_1_only_the_cards_of_an_error_become_symbols() -> None:
     assert card_codes_to_symbols("as qh js@e4", [queen]) == "as Q♥ js@e4"  # notation stays notation
 
 
-async def test_1_enter_with_no_card_plays_the_card_printed_under_the_cursor() -> None:
+async def test_1_enter_with_no_card_chooses_the_card_printed_under_the_cursor() -> None:
+    """Enter on a space with no card chosen picks the card printed there; a second Enter plays it
+    (issue 45: it used to play at once, so an Enter too many played a card nobody chose)."""
     session = session_of(stacked_game([["5h"], []]))  # 5♥ is printed on e4, where the cursor starts
     app = SequenceApp(session, bot_delay=0, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert game(app).query_one(BoardView).cursor == parse_cell("e4")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert session.state.history == [] and game(app).hand()[game(app).selected or 0] == parse_card("5h")
+        assert "Enter plays it on e4" in message(app)
         await pilot.press("enter")
         await settle(pilot)
         assert session.state.chip_at(parse_cell("e4")) == 0
@@ -410,7 +416,7 @@ async def test_16_hint_shows_the_evaluators_play_and_why() -> None:
         await pilot.press("H")
         await settle(pilot)
         text = message(app)
-        assert text.startswith("Hint (evaluator): "), text  # the evaluator's best play (docs/evaluator.md)
+        assert text.startswith("Hint: "), text  # the evaluator's best play (docs/evaluator.md)
         assert re.search(r"\. It .+\. \d+% to win\.$", text), text  # and why, with the chance to win
         screen = game(app)
         assert screen.selected is not None  # the card is chosen and the cursor is on its space

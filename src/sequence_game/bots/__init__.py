@@ -142,6 +142,16 @@ def warm_up(name: str) -> None:
         ensure_compiled(pimc.GROUP, notice=None)
 
 
+def is_warm(name: str) -> bool:
+    """Whether the bot ``name`` answers without loading anything first (:func:`warm_up` done, or
+    nothing to load): an interface that finds it cold tells the player what the wait is."""
+    if name != "pimc" or name not in available_bots():
+        return True
+    from ..fast.compile import is_compiled
+
+    return is_compiled("pimc")
+
+
 def make_bot(name: str, seed: int | None = None, *, allow_oracle: bool = False) -> Bot:
     """A bot by name (see :data:`BOTS`) or difficulty level (see :data:`LEVELS`), optionally
     with options: ``"mcts(width=8)"`` (see :func:`~sequence_game.bots.specs.parse_bot_spec`).
@@ -169,6 +179,7 @@ __all__ = [
     "RandomBot",
     "available_bots",
     "forced_action",
+    "is_warm",
     "level_bot",
     "level_bots",
     "level_spec",

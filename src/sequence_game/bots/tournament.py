@@ -76,6 +76,28 @@ def side_patterns(sides: int) -> list[tuple[int, ...]]:
     return out
 
 
+def seat_labels(bots: Sequence[str]) -> list[str]:
+    """The names a tournament reports: a bot named more than once (a mirror match, the baseline
+    for seat and luck effects) is told apart by a number, ``hard#1`` and ``hard#2``.
+
+    >>> seat_labels(["hard", "greedy", "hard"])
+    ['hard#1', 'greedy', 'hard#2']
+    """
+    counts = {name: bots.count(name) for name in bots}
+    seen: dict[str, int] = {}
+    labels = []
+    for name in bots:
+        seen[name] = seen.get(name, 0) + 1
+        labels.append(f"{name}#{seen[name]}" if counts[name] > 1 else name)
+    return labels
+
+
+def bot_of_label(label: str) -> str:
+    """The bot a :func:`seat_labels` label names (``hard#2`` -> ``hard``)."""
+    base, mark, number = label.rpartition("#")
+    return base if mark and number.isdigit() else label
+
+
 def schedule(
     bots: Sequence[str],
     config: GameConfig,
@@ -90,8 +112,7 @@ def schedule(
     """Every pair of ``bots`` plays ``games_per_pair`` games (rounded up to whole deal groups)."""
     if len(bots) < 2:
         raise ValueError(_("a tournament needs at least two bots"))
-    if len(set(bots)) != len(bots):
-        raise ValueError(_("each bot may be named once: {bots}").format(bots=", ".join(bots)))
+    bots = seat_labels(bots)
     if games_per_pair < 1:
         raise ValueError(_("--games must be at least 1"))
     patterns = side_patterns(config.sides)
@@ -139,7 +160,8 @@ def play_game(spec: GameSpec) -> GameResult:
     players = spec.config.players
     state = new_game(spec.config, seed=spec.deal_seed, dealer=players - 1)
     seat_bots = [
-        make_bot(name, seed, allow_oracle=True) for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
+        make_bot(bot_of_label(name), seed, allow_oracle=True)
+        for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
     ]
     limit = Limit(seconds=spec.seconds, simulations=spec.simulations)
     times: dict[str, list[float]] = {name: [0, 0.0] for name in spec.pair}
@@ -276,7 +298,7 @@ def _is_oracle(label: str) -> bool:
     from .specs import parse_bot_spec
 
     try:
-        return parse_bot_spec(label, allow_oracle=True).oracle
+        return parse_bot_spec(bot_of_label(label), allow_oracle=True).oracle
     except ValueError:
         return False
 

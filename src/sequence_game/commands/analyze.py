@@ -76,6 +76,15 @@ def run(args: argparse.Namespace) -> int:
     if args.alternatives < 1:
         print(_("--alternatives must be at least 1"), file=sys.stderr)
         return 2
+    if args.chart is not None and not args.chart.expanduser().resolve().parent.is_dir():
+        # before the analysis, not after it has run for nothing
+        print(
+            _("cannot draw the chart: the folder {folder} does not exist").format(
+                folder=args.chart.expanduser().parent
+            ),
+            file=sys.stderr,
+        )
+        return 2
     try:
         evaluator = load_evaluator(args.evaluator)
     except (OSError, ValueError) as exc:

@@ -68,7 +68,15 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..bots.specs import parse_bot_spec, split_bot_list
-    from ..bots.tournament import GameResult, ProgressBar, format_table, iter_results, schedule, summarize
+    from ..bots.tournament import (
+        GameResult,
+        ProgressBar,
+        format_table,
+        iter_results,
+        schedule,
+        seat_labels,
+        summarize,
+    )
     from ..config import GameConfig
     from ..errors import ConfigError
     from ..i18n import engine_message
@@ -81,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
             names.append(bot.label)
     except (ValueError, ImportError) as exc:  # a bad spec, or a bot whose extra is not installed
         raise SystemExit(f"{PREFIX}{exc}") from None
+    names = seat_labels(names)  # a mirror match's two bots: hard#1 and hard#2
     if args.time_per_move is not None and args.time_per_move <= 0:
         raise SystemExit(PREFIX + _("--time-per-move must be positive"))
     if args.simulations is not None and args.simulations < 1:

@@ -34,6 +34,11 @@ def register_warm_up(group: str, warm_up: Callable[[], None]) -> None:
     _WARM_UPS[group] = warm_up
 
 
+def is_compiled(group: str) -> bool:
+    """Whether ``group``'s kernels are ready in this process (no wait before their first use)."""
+    return group in _compile_seconds
+
+
 def ensure_compiled(group: str = "engine", notice: TextIO | object | None = _STDERR) -> float:
     """Compile (or load from the cache) the kernels of ``group`` (``"engine"``, or a module that
     registered its warm-up: ``"rollout"``, ``"vector"``, ``"heuristic"``, ``"pimc"``), once per

@@ -23,13 +23,12 @@ from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..board import LAYOUT
-from ..bots import available_bots
+from ..bots import LEVELS, available_bots
 from ..cards import card_name
 from ..i18n import N_
 from ..records import MAX_RECORD_BYTES, RecordError, load, parse_record
@@ -43,7 +42,8 @@ from .manager import RoomManager
 from .protocol import CreateRoom, Hello, HintRequest, JoinSeat, ProtocolError, parse_message
 from .replays import replay_frames
 from .rooms import Connection, Room, room_public
-from .store import Store
+from .static_files import StaticAssets
+from .store import Store, unreachable_errors
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,10 @@ MAX_UPLOAD = min(MAX_RECORD_BYTES, 2 * 1024 * 1024)
 #: ``code`` of a refusal raised as a plain HTTP status.
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "bad_method", 413: "too_large", 422: "bad_record"}
 DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
+#: The refusal while the database is down or restarting (HTTP 503, or a websocket error).
+UNAVAILABLE = ProtocolError(
+    "unavailable", N_("the game store is unavailable for a moment; try again shortly")
+)
 
 
 def create_app(
@@ -91,7 +95,8 @@ def create_app(
     docs: dict[str, Any] = {} if api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
     app = FastAPI(title="Sequence", version=__version__, lifespan=lifespan, **docs)
     app.state.manager = manager
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    assets = StaticAssets(STATIC)  # compressed once, versioned names cached for a year (issue 41)
+    app.add_route("/static/{path:path}", assets.serve, methods=["GET", "HEAD"], include_in_schema=False)
     app.add_middleware(
         BodyLimit, limit_for=lambda path: MAX_UPLOAD if path == "/api/replay" else limits.max_body
     )
@@ -129,9 +134,19 @@ def create_app(
             "started": 409,
             "rate_limited": 429,
             "hints_off": 403,
+            "hint_not_ready": 503,
             "bad_token": 403,
         }.get(exc.code, 400)
         return JSONResponse(exc.to_dict(), status_code=status)
+
+    async def _database_down(_request: Request, exc: Exception) -> JSONResponse:
+        """The database is down or restarting: a clear refusal to try again, not a 500 with a
+        traceback in the log (issue 42); ``/health`` says 503 too."""
+        log.warning("database unavailable: %s", _first_line(exc))
+        return JSONResponse(UNAVAILABLE.to_dict(), status_code=503, headers={"Retry-After": "5"})
+
+    for error in unreachable_errors():
+        app.add_exception_handler(error, _database_down)
 
     async def room_or_404(code: str) -> Room:
         room = await manager.get(code)
@@ -167,7 +182,7 @@ def create_app(
 
     @app.get("/api/bots")
     async def bots() -> dict[str, list[str]]:
-        return {"bots": list(available_bots())}
+        return {"bots": list(available_bots()), "levels": list(LEVELS)}
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
@@ -266,13 +281,19 @@ def create_app(
 
     @app.get("/")
     @app.get("/r/{code}")
-    async def page(code: str | None = None) -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    async def page(request: Request, code: str | None = None) -> Response:
+        return assets.page(request)
 
     @app.websocket("/ws/{code}")
     async def socket(ws: WebSocket, code: str) -> None:
         await ws.accept()
-        room = await manager.get(code)
+        try:
+            room = await manager.get(code)
+        except unreachable_errors() as exc:
+            log.warning("database unavailable: %s", _first_line(exc))
+            await ws.send_json(UNAVAILABLE.to_dict())
+            await ws.close(code=1013)  # try again later
+            return
         if room is None:
             await ws.send_json(
                 ProtocolError("unknown_room", N_("no room {code}"), params={"code": code}).to_dict()
@@ -356,6 +377,11 @@ async def _serve_socket(
             reply = exc.to_dict()
             reply["version"] = room.version
             conn.send(reply)
+        except unreachable_errors() as exc:  # the database is down or restarting: nothing changed
+            log.warning("command in room %s: database unavailable: %s", room.code, _first_line(exc))
+            reply = UNAVAILABLE.to_dict()
+            reply["version"] = room.version
+            conn.send(reply)
         except Exception:  # a failing store must cost one reply, not the socket
             log.exception("command failed in room %s", room.code)
             reply = ProtocolError(
@@ -363,6 +389,11 @@ async def _serve_socket(
             ).to_dict()
             reply["version"] = room.version
             conn.send(reply)
+
+
+def _first_line(exc: BaseException) -> str:
+    """An error's first line, for a one-line log (the database's messages run to several)."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
 
 
 async def _receive(ws: WebSocket) -> str:

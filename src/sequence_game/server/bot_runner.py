@@ -138,12 +138,12 @@ class BotRunner:
             log.warning("bot %s failed (%r): a random legal move instead", level, exc.__cause__)
             return instant_action(view, self._rng), seconds
 
-    async def advise(self, view: PlayerView) -> Advice | None:
+    async def advise(self, view: PlayerView, timeout: float = 30) -> Advice | None:
         """The evaluator's hint for ``view``, worked out in the pool (its NumPy work stays off the
-        event loop); ``None`` if the pool fails, for the caller to fall back on a bot."""
+        event loop); ``None`` if the pool fails or takes over ``timeout`` seconds (the first job
+        also waits for the pool's process to start and load NumPy; it goes on, so the next is quick)."""
         try:
-            # generous: the first job also waits for the pool's process to start and load NumPy
-            return await self._in_pool(30, advise_in_worker, view, self._rng.getrandbits(32))
+            return await self._in_pool(timeout, advise_in_worker, view, self._rng.getrandbits(32))
         except PoolUnavailable:
             return None
         except PoolJobFailed as exc:

@@ -78,6 +78,18 @@ class Broadcaster:
         welcome["muted"] = sorted(chat.muted_by(room, conn))  # the page's mute buttons, after a reconnect
         conn.send(welcome)
 
+    def presence(self, room: Room) -> None:
+        """Tell every socket of the room who is connected now, after a socket came or went: a
+        ``presence`` message (each seat's ``connected`` and ``stand_in_at``), so a player who
+        closed the tab shows as gone at once and one who sat down as here, with no event stored."""
+        seats = [
+            {"seat": s["seat"], "connected": s["connected"], "stand_in_at": s["stand_in_at"]}
+            for s in self.public(room)["seats"]
+        ]
+        text = encode({"type": "presence", "version": room.version, "seats": seats})
+        for conn in room.conns:
+            conn.send(text)
+
     def mutes(self, room: Room, seat: int) -> None:
         """The ``muted`` message to every socket on ``seat`` here (the page's mute buttons)."""
         msg = {"type": "muted", "version": room.version, "seats": sorted(room.seats[seat].muted)}

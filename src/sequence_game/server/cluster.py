@@ -29,6 +29,7 @@ import zlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .group_commit import connection_alive
 from .store import NOTES_CHANNEL, NOTIFY_CHANNEL, Store, conninfo, split_notice
 
 if TYPE_CHECKING:
@@ -74,6 +75,9 @@ class Cluster:
         """Room keys owned by, or with a seat connected to, another worker at the last tick."""
         self._session: Any = None
         self._listener: asyncio.Task[None] | None = None
+        self.listening = False
+        """Whether the listener is connected now; while it is not, notices may be missed, so a
+        room is read again from the store before a socket is welcomed (:mod:`.workers`)."""
         self.worker = secrets.token_hex(8)
         """This worker's name in its notes, so it can skip its own."""
 
@@ -84,6 +88,8 @@ class Cluster:
         lock, so ownership and presence are then forgotten and taken again."""
         import psycopg
 
+        if self._session is not None and not connection_alive(self._session):
+            self._lost_session()
         if self._session is None or self._session.closed:
             self.owned.clear()
             self.present.clear()
@@ -92,12 +98,17 @@ class Cluster:
             cur = self._session.execute(query, params)
             return cur.fetchall() if cur.description else []
         except psycopg.OperationalError:
-            with contextlib.suppress(Exception):
-                self._session.close()
-            self._session = None
-            self.owned.clear()
-            self.present.clear()
+            self._lost_session()
             raise
+
+    def _lost_session(self) -> None:
+        """The session connection is gone, and every lock with it: ownership and presence are
+        taken again on a new one."""
+        with contextlib.suppress(Exception):
+            self._session.close()
+        self._session = None
+        self.owned.clear()
+        self.present.clear()
 
     def owns(self, code: str) -> bool:
         return code in self.owned
@@ -217,6 +228,7 @@ class Cluster:
                 except Exception:
                     log.exception("could not handle notification %r", n.extra[:200])
 
+        watched: dict[int, bool] = {}  # the socket watched now, until its connection is lost
         while True:
             conn: Any = None
             fd = -1
@@ -226,32 +238,40 @@ class Cluster:
                 await conn.execute(f"LISTEN {NOTES_CHANNEL}")
                 pgconn = conn.pgconn
                 lost: asyncio.Future[None] = loop.create_future()
+                fd = pgconn.socket
 
-                def readable(pgconn: Any = pgconn, lost: asyncio.Future[None] = lost) -> None:
+                def readable(pgconn: Any = pgconn, lost: asyncio.Future[None] = lost, fd: int = fd) -> None:
                     try:
                         pgconn.consume_input()
                     except psycopg.OperationalError as exc:  # the connection is gone
+                        # libpq has closed the socket: stop watching its number now, before the
+                        # next socket opened (an HTTP client's) gets it and this reader its reads
+                        # (a request then hung until its client gave up, issue 42)
+                        if watched.pop(fd, None) is not None:
+                            loop.remove_reader(fd)
                         if not lost.done():
                             lost.set_exception(exc)
                         return
                     deliver(pgconn)
 
-                fd = pgconn.socket
                 loop.add_reader(fd, readable)
+                watched[fd] = True
+                self.listening = True
                 on_event("", 0, "")
                 readable()
                 await lost
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("room_events listener lost its connection; reconnecting")
-                await asyncio.sleep(1.0)
+            except Exception as exc:  # noqa: BLE001 - the database is away: try again shortly
+                log.warning("room_events listener lost its connection (%s); reconnecting", _first_line(exc))
             finally:
-                if fd >= 0:
+                self.listening = False
+                if watched.pop(fd, None) is not None:
                     loop.remove_reader(fd)
                 if conn is not None:
                     with contextlib.suppress(Exception):
                         await conn.close()
+            await asyncio.sleep(1.0)
 
     def close(self) -> None:
         if self._listener is not None:
@@ -263,6 +283,11 @@ class Cluster:
             self._session = None
             self.owned.clear()
             self.present.clear()
+
+
+def _first_line(exc: BaseException) -> str:
+    """An error's first line, for a one-line log (the database's messages run to several)."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
 
 
 SPECTATORS = 0xFFFF

@@ -8,11 +8,9 @@ runs each handler holding the room's lock.
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from ..bots import available_bots
 from ..cards import parse_card
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalActionError
@@ -37,7 +35,7 @@ from .protocol import (
     Start,
 )
 from .room_state import Gathering, Room
-from .seats import Connection
+from .seats import Connection, bot_seat
 
 
 class Table(Protocol):
@@ -175,6 +173,9 @@ async def on_call(table: Table, room: Room, conn: Connection, msg: CallTableTalk
         raise ProtocolError("illegal", N_("no side {side} in this game"), "R6.1", params={"side": msg.side})
     if cfg.side_of(seat) == msg.side:
         raise ProtocolError("illegal", N_("only an opponent may call table talk"), "R6.1")
+    if all(s.kind == "bot" for s in room.seats if cfg.side_of(s.index) == msg.side):
+        # bots never talk at the table: a call against them would only let the host punish them
+        raise ProtocolError("illegal", N_("a side of bots cannot talk at the table"), "R6.1")
     if any(c["side"] == msg.side for c in room.calls.values()):
         raise ProtocolError(
             "illegal",
@@ -223,19 +224,13 @@ async def on_bot(table: Table, room: Room, conn: Connection, msg: SetBot) -> Non
             raise ProtocolError("bad_seat", N_("seat {seat} holds no bot"), params={"seat": msg.seat})
         data: dict[str, Any] = {"seat": msg.seat, "kind": "empty"}
     else:
-        if msg.level not in available_bots():
-            raise ProtocolError(
-                "bad_bot",
-                N_("unknown bot {bot}; choose from {bots}"),
-                params={"bot": msg.level, "bots": ", ".join(available_bots())},
-            )
+        data = bot_seat(msg.seat, msg.level)  # a level (easy .. expert) or a bot's name
         if current.kind == "human":
             raise ProtocolError(
                 "seat_taken",
                 N_("seat {seat} is taken by {name}"),
                 params={"seat": msg.seat, "name": current.name},
             )
-        data = {"seat": msg.seat, "kind": "bot", "name": f"{msg.level} bot", "bot_level": msg.level}
     await table.commit(room, "seat", msg.seat, data, seat_changed=msg.seat)
 
 
@@ -270,10 +265,10 @@ async def on_start(table: Table, room: Room, conn: Connection, msg: Start) -> No
         )
     not_gathering(room)
     if room.fair_seed is None:  # a room created before fair deals
-        await table.commit(room, "seed", conn.seat, fair_rooms.seed_event())
+        await table.commit(room, "seed", conn.seat, fair_rooms.seed_event(len(room.seats)))
     # R4.1: a digital game may choose the first dealer and rotate the deal between games; the
-    # dealer is fixed here, before any nonce is known
-    await gather(table, room, secrets.randbelow(len(room.seats)))
+    # dealer was drawn with the seed and is bound in its commitment, before any nonce is known
+    await gather(table, room, fair_rooms.next_dealer(room))
 
 
 def not_gathering(room: Room) -> None:
@@ -413,7 +408,7 @@ async def on_rematch(table: Table, room: Room, conn: Connection, msg: Rematch) -
     not_gathering(room)
     dealer = (room.state.dealer + 1) % len(room.seats)
     if not msg.swap:
-        await table.commit(room, "seed", conn.seat, fair_rooms.seed_event())
+        await table.commit(room, "seed", conn.seat, fair_rooms.seed_event(len(room.seats), dealer))
         await gather(table, room, dealer)
         return
     if room.sides != 2:

@@ -14,6 +14,7 @@ through it, so it never imports :mod:`.rooms`. Verifying a finished record is th
 from __future__ import annotations
 
 import functools
+import secrets
 from typing import Any
 
 from ..cards import card_name
@@ -28,20 +29,37 @@ from .room_state import Room
 
 
 @functools.lru_cache(maxsize=1024)
-def _commitment(seed: bytes) -> str:
+def _commitment(seed: bytes, dealer: int | None = None) -> str:
     """A seed's commitment, computed once: a room's public form (sent with every move) shows it."""
-    return commitment(seed)
+    return commitment(seed, dealer)
 
 
-def seed_event() -> dict[str, Any]:
-    """The data of a ``seed`` event: a fresh secret seed. Only its commitment is ever published."""
-    return {"seed": new_seed().hex()}
+def seed_event(players: int, dealer: int | None = None) -> dict[str, Any]:
+    """The data of a ``seed`` event: a fresh secret seed and the dealer of the game it will deal
+    (R4.1: at random for a first game, the next seat for a rematch). Only their commitment
+    (``sequence-fair/2``) is ever published, so the dealer is fixed before any nonce is known."""
+    if dealer is None:
+        dealer = secrets.randbelow(players)
+    return {"seed": new_seed().hex(), "dealer": dealer}
+
+
+def seed_commitment(d: dict[str, Any]) -> str:
+    """The public form of a ``seed`` event's data (one stored before ``/2`` binds no dealer)."""
+    return _commitment(bytes.fromhex(d["seed"]), d.get("dealer"))
 
 
 def current_commitment(room: Room) -> str:
     if room.fair_seed is None:
         raise ProtocolError("no_seed", N_("this room has no committed seed"))
-    return _commitment(room.fair_seed)
+    return _commitment(room.fair_seed, room.fair_dealer)
+
+
+def next_dealer(room: Room) -> int:
+    """The dealer of the next fresh deal: the one the committed seed is bound to, or, in a room
+    whose seed was committed before dealers were bound (``sequence-fair/1``), one drawn now."""
+    if room.fair_dealer is not None:
+        return room.fair_dealer
+    return secrets.randbelow(len(room.seats))
 
 
 def start_data(
@@ -49,17 +67,22 @@ def start_data(
 ) -> dict[str, Any]:
     """The ``start`` event of a fair deal. Holds the nonces and the dealt deck (both public), never
     the seed: that stays in the ``seed`` event. ``swap_of``: the game whose deck is replayed."""
+    bound: int | None
     if swap_of is None:
-        seed = room.fair_seed
+        seed, bound = room.fair_seed, room.fair_dealer
+        if bound is not None and bound != dealer:
+            raise RuntimeError(f"room {room.code}: the seed is committed to dealer {bound}, not {dealer}")
     else:
         if room.deal is None:
             raise ProtocolError("no_fair_deal", N_("the last game had no fair deal to replay"))
+        # the same deck (seed and nonces) by the next dealer: the deck is known to all by now
         seed, nonces = room.deal.seed, list(room.deal.nonces)
+        bound = None if room.deal.dealer is None else dealer
     if seed is None:
         raise ProtocolError("no_seed", N_("this room has no committed seed"))
-    deal = FairDeal(seed, tuple(nonces))
+    deal = FairDeal(seed, tuple(nonces), bound)
     data: dict[str, Any] = {
-        "fair": ALGORITHM,
+        "fair": deal.algorithm,
         "commitment": deal.commitment,
         "dealer": dealer,
         "nonces": [[seat, nonce] for seat, nonce in deal.nonces],
@@ -72,10 +95,14 @@ def start_data(
 
 def deal_game(room: Room, d: dict[str, Any]) -> GameState:
     """Fold a fair ``start``: the game dealt from the seed and nonces, checked against the stored deck."""
-    seed = room.deal.seed if d.get("swap_of") is not None and room.deal else room.fair_seed
-    if seed is None or commitment(seed) != d["commitment"]:
+    swap = d.get("swap_of") is not None and room.deal is not None
+    seed = room.deal.seed if swap and room.deal else room.fair_seed
+    bound = d["dealer"] if d["fair"] == ALGORITHM else None
+    if not swap and bound is not None and room.fair_dealer != bound:
+        raise RuntimeError(f"room {room.code}: the stored deal's dealer is not the committed one")
+    if seed is None or commitment(seed, bound) != d["commitment"]:
         raise RuntimeError(f"room {room.code}: the stored deal does not match the committed seed")
-    deal = FairDeal(seed, tuple((int(s), str(n)) for s, n in d["nonces"]))
+    deal = FairDeal(seed, tuple((int(s), str(n)) for s, n in d["nonces"]), bound)
     state = fair_game(room.game_config(), deal, d["dealer"])
     if [card_name(c) for c in state.initial_deck] != d["deck"]:
         raise RuntimeError(f"room {room.code}: the stored deck does not match its fair deal")
@@ -138,12 +165,17 @@ def fairness_public(room: Room) -> dict[str, Any] | None:
     and once it is over its seed and the server's own verification (``sequence verify``)."""
     if room.fair_seed is None:
         return None
-    out: dict[str, Any] = {"algorithm": ALGORITHM, "commitment": _commitment(room.fair_seed)}
+    out: dict[str, Any] = {
+        "algorithm": ALGORITHM if room.fair_dealer is not None else "sequence-fair/1",
+        "commitment": current_commitment(room),
+    }
     out["gathering"] = room.gathering is not None
     deal = room.deal
     if deal is not None:
         game: dict[str, Any] = {
-            "commitment": _commitment(deal.seed),
+            "algorithm": deal.algorithm,
+            "commitment": _commitment(deal.seed, deal.dealer),
+            "dealer": room.state.dealer if room.state is not None else deal.dealer,
             "nonces": [{"seat": s, "nonce": n} for s, n in deal.nonces],
             "swap_of": room.swap_of,
         }

@@ -20,19 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..actions import Action, action_name_for
 from ..cards import CARD_NAMES
 from ..state import GameState
 
-#: Action names that do not depend on which jack a hand holds (every action but wild and remove).
-_FIXED_NAMES: dict[int, str] = {}
-for _a in range(405):
-    try:
-        _decoded = Action.decode(_a)
-    except ValueError:  # pragma: no cover - every id below 405 decodes
-        continue
-    if _decoded.kind not in ("wild", "remove"):
-        _FIXED_NAMES[_a] = str(_decoded)
 #: A card's name by its number: one C-level look-up a card (the discard piles are named anew at
 #: every move, 80 cards and more by the end of a game).
 _card = CARD_NAMES.__getitem__
@@ -94,15 +84,10 @@ class SeatViews:
         if seat is None:
             return {"seat": None, "side": None, **public}
         hand = self.state.hand(seat)
-        legal = self.state.legal_actions(seat)
-        actions = []
-        for a in legal:
-            name = _FIXED_NAMES.get(a)
-            actions.append({"id": a, "name": name if name is not None else action_name_for(a, hand)})
         return {
             "seat": seat,
             "side": seat % public["teams"],
             **public,
             "hand": list(map(_card, hand)),
-            "legal_actions": actions,
+            "legal_actions": list(self.state.legal_actions(seat)),  # ids only (issue 41)
         }

@@ -91,7 +91,12 @@ class GroupCommitter:
 
     async def _commit_group(self, group: list[Pending]) -> None:
         try:
-            await self._execute(group)
+            try:
+                await self._execute(group)
+            except Exception as exc:
+                if not _not_run(exc):
+                    raise
+                await self._execute(group)  # on a new connection (_execute dropped the old one)
         except Exception as exc:  # noqa: BLE001 - every waiter gets its own answer below
             if len(group) == 1 or self._conn is None:
                 for p in group:
@@ -109,6 +114,8 @@ class GroupCommitter:
             _succeed(p.done)
 
     async def _connect(self) -> Any:
+        if self._conn is not None and not connection_alive(self._conn):
+            self.close()
         if self._conn is None or self._conn.closed:
             import psycopg
 
@@ -136,8 +143,9 @@ class GroupCommitter:
                 await self._run(conn.pgconn, lambda: conn.pgconn.send_query_params(sql.encode(), values))
             self.groups += 1
             self.events += len(group)
-        except BaseException:
-            if conn.pgconn.status != 0:  # the connection is gone (0: CONNECTION_OK): a new one next time
+        except BaseException as exc:
+            # the connection is gone (0: CONNECTION_OK), or ending: a new one next time
+            if conn.pgconn.status != 0 or _not_run(exc):
                 self.close()
             raise
 
@@ -211,6 +219,30 @@ async def _ready(loop: asyncio.AbstractEventLoop, fd: int, *, write: bool = Fals
         await ready
     finally:
         (loop.remove_writer if write else loop.remove_reader)(fd)
+
+
+def connection_alive(conn: Any) -> bool:
+    """Whether an idle connection still stands, found without a round trip: what is already in
+    its socket is read (never waited for). A database that restarted closed it, so the first
+    commit after a restart goes on a new connection instead of failing (issue 42); only a
+    connection lost while its statement is under way (it may have committed) fails its group."""
+    if conn.closed:
+        return False
+    try:
+        # twice: a restart's farewell (an error message) is read first, its end of stream next
+        conn.pgconn.consume_input()
+        conn.pgconn.consume_input()
+    except Exception:  # noqa: BLE001 - the connection is gone
+        return False
+    return bool(conn.pgconn.status == 0)  # libpq's CONNECTION_OK
+
+
+def _not_run(exc: BaseException) -> bool:
+    """Whether a failed statement surely committed nothing, so it may be sent again: its
+    connection had been ended by the database shutting down or restarting (SQLSTATE class 57P:
+    the server ends such a session, and any transaction in it, before it reads more)."""
+    state = getattr(exc, "sqlstate", None)
+    return isinstance(state, str) and state.startswith("57P")
 
 
 def _succeed(done: asyncio.Future[None]) -> None:

@@ -1,5 +1,6 @@
 """Hints: the evaluator's best play for a seated player's own view, and why, in rooms that allow
-them (the strongest bot's play if the evaluator's worker fails).
+them. A hint the pool cannot give in time is refused as not ready (``hint_not_ready``), never
+replaced by a move nobody judged: a random move must not be presented as advice.
 
 Why a module of its own: a hint is thought out in the bot pool like a bot's move, but for a person
 and outside the room's lock (the room answers everyone meanwhile), one at a time per seat, and it
@@ -12,16 +13,15 @@ from typing import Any
 
 from ..actions import DEAD, DISCARD, DRAW
 from ..board import LAYOUT
-from ..bots import level_bot
 from ..cards import card_name, is_one_eyed, is_two_eyed
 from ..i18n import N_
 from .bot_runner import BotRunner
 from .protocol import ProtocolError
 from .room_state import Room
 
-#: Hints come from the strongest level people are offered, with a small fixed budget.
-HINT_LEVEL = level_bot("expert")
-HINT_SECONDS = 0.3
+#: Seconds a person waits for a hint before being told it is not ready (the first hint on a
+#: fresh server waits for a pool process to start and load NumPy and the evaluator).
+HINT_WAIT = 10.0
 
 
 class Hints:
@@ -33,7 +33,7 @@ class Hints:
         """Seats with a hint being computed: one at a time each."""
 
     async def hint(self, room: Room, seat: int | None) -> dict[str, Any]:
-        """The strongest bot's play for ``seat``'s own view, thought out in the bot pool.
+        """The evaluator's play for ``seat``'s own view, thought out in the bot pool.
 
         The room's lock is held only to read the view: the room answers everyone meanwhile."""
         if seat is None:
@@ -56,24 +56,19 @@ class Hints:
         if key in self._hinting:
             raise ProtocolError("rate_limited", N_("a hint is already being worked out"))
         self._hinting.add(key)
-        why: dict[str, Any] = {}
         try:
-            advice = await self.bots.advise(view)
-            if advice is not None and advice.action in view.legal_actions:
-                action, level = advice.action, "evaluator"
-                why = {
-                    "reason": advice.reason,
-                    "cells": list(advice.cells),
-                    "side": advice.side,
-                    "chance": round(advice.chance, 4),
-                }
-            else:  # the pool failed: the strongest bot's play, as before the evaluator
-                action, _used = await self.bots.choose(HINT_LEVEL, view, 0.0, HINT_SECONDS)
-                level = HINT_LEVEL
+            advice = await self.bots.advise(view, HINT_WAIT)
         finally:
             self._hinting.discard(key)
-        if action not in view.legal_actions:
-            action = view.legal_actions[0]
+        if advice is None or advice.action not in view.legal_actions:
+            raise ProtocolError("hint_not_ready", N_("the hint is not ready yet: ask again in a moment"))
+        action = advice.action
+        why = {
+            "reason": advice.reason,
+            "cells": list(advice.cells),
+            "side": advice.side,
+            "chance": round(advice.chance, 4),
+        }
         card = hint_card(action, view.hand)
         return {
             "type": "hint",
@@ -82,7 +77,7 @@ class Hints:
             "action": action,
             "card": card_name(card) if card is not None else None,
             "cell": action % 100 if action < DEAD else None,
-            "level": level,
+            "level": "evaluator",
             **why,
         }
 

@@ -51,19 +51,25 @@ class BodyLimit:
             await _refuse(send, limit)
             return
         received = 0
-        started = False
+        started = over = False
 
         async def bounded_receive() -> Message:
-            nonlocal received
+            nonlocal received, over
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
+                    over = True
                     raise _TooLarge
             return message
 
         async def watch_send(message: Message) -> None:
             nonlocal started
+            if over:  # the app caught the cut (FastAPI answers 400 "error parsing the body"): 413
+                if not started:
+                    started = True
+                    await _refuse(send, limit)
+                return
             started = started or message["type"] == "http.response.start"
             await send(message)
 

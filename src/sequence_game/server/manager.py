@@ -28,7 +28,6 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from ..bots import available_bots
 from ..cards import parse_card
 from ..config import GameConfig
 from ..errors import ConfigError
@@ -48,7 +47,7 @@ from .presence import Presence
 from .protocol import CreateRoom, Hello, Hint, Ping, ProtocolError
 from .room_state import Room
 from .rooms import CODE_ALPHABET, CODE_LENGTH, fold, need_state, rebuild
-from .seats import Connection, Seat, detach, hash_token
+from .seats import Connection, Seat, bot_seat, detach, hash_token
 from .store import EventRow, Store
 from .turns import Turns
 from .workers import Workers
@@ -141,12 +140,8 @@ class RoomManager:
                 "R2.1",
                 params={"seat": body.seat, "players": cfg.players},
             )
-        if body.against is not None and body.against not in available_bots():
-            raise ProtocolError(
-                "bad_bot",
-                N_("unknown bot {bot}; choose from {bots}"),
-                params={"bot": body.against, "bots": ", ".join(available_bots())},
-            )
+        if body.against is not None:
+            bot_seat(0, body.against)  # an unknown level or bot is refused before the room exists
         bucket = self._creators.get(client)
         if bucket is None:
             bucket = self._creators[client] = TokenBucket(
@@ -188,10 +183,10 @@ class RoomManager:
             self.workers.try_own(room)
         try:
             async with room.lock:  # a fair deal's commitment is public before anyone can sit
-                await self.commit(room, "seed", None, seed_event())
+                await self.commit(room, "seed", None, seed_event(len(room.seats)))
             token = await self.take_seat(room, body.seat, body.name)
             if body.against is not None:
-                await self._start_against(room, body.against)
+                await self._start_against(room, body.against, start=body.start)
         except BaseException:
             # no room without its host: forget it entirely
             self.rooms.pop(code, None)
@@ -201,15 +196,15 @@ class RoomManager:
             raise
         return room, token
 
-    async def _start_against(self, room: Room, level: str) -> None:
+    async def _start_against(self, room: Room, level: str, *, start: bool = True) -> None:
         """ "Play a bot now": the same events as the host adding bots and starting (R2.1, R4.1)."""
         async with room.lock:
             for s in room.seats:
                 if s.kind == "empty":
-                    data = {"seat": s.index, "kind": "bot", "name": f"{level} bot", "bot_level": level}
+                    data = bot_seat(s.index, level)
                     await self.commit(room, "seat", s.index, data, seat_changed=s.index)
-            # nobody is connected yet, so the deal is made at once from the committed seed alone
-            await gather(self, room, secrets.randbelow(len(room.seats)))
+            if start:  # nobody is connected yet: the deal is made at once, with no person's nonce
+                await gather(self, room, fair_rooms.next_dealer(room))
 
     def open_rooms(self) -> list[dict[str, Any]]:
         """Public rooms in memory still in their lobby with a free seat, newest first.
@@ -264,7 +259,8 @@ class RoomManager:
         async with self._load_lock:
             room = self.rooms.get(code)
             if room is None:
-                row = self.store.load_room(code)
+                # off the loop: a database slow to answer (or down) must not stop every room
+                row = await asyncio.to_thread(self.store.load_room, code)
                 if row is None:
                     return None
                 room = rebuild(row)
@@ -394,12 +390,15 @@ class RoomManager:
         seat_changed: int | None = None,
         game_change: bool = False,
         after: GameState | None = None,
+        again: bool = True,
     ) -> dict[str, Any]:
         """Store the event, then fold it in and tell everyone. Caller holds ``room.lock``.
 
         ``game_change``: the event moves the game on, so the bots are woken and the turn timer is
         armed before the message goes out, which then carries the new deadline. ``after``: the game
-        as an ``action`` leaves it, when the caller has already tried it (saves a copy and a move)."""
+        as an ``action`` leaves it, when the caller has already tried it (saves a copy and a move).
+        ``again``: a chat line that lost its number to another worker's event is committed once
+        more after it (with several workers, lines were refused as ``stale``, issue 42)."""
         if kind in ("start", "action", "rule") and room_clocks.rules_of(room) is not None:
             now = time.time()  # the clocks as this event leaves them, stored with it (restarts keep them)
             data["clock"] = (
@@ -448,6 +447,8 @@ class RoomManager:
                 raise
             # another worker committed event n first: take its events, refuse this command
             self.workers.catch_up(room)
+            if kind == "chat" and again:  # a line depends on nothing in the room: it follows them
+                return await self.commit(room, kind, seat, data, again=False)
             raise ProtocolError(
                 "stale", N_("the room changed meanwhile; nothing was done, try again")
             ) from None
@@ -455,11 +456,22 @@ class RoomManager:
         if game_change:
             self.turns.after_game_change(room)
         self.broadcaster.event(room, public)
-        if kind == "start":  # a new game: a seat whose clock ran out in the last one is its player's again
+        if kind == "start":
+            self._grace_for_the_absent(room)
+            # a new game: a seat whose clock ran out in the last one is its player's again
             for s in room.seats:
                 if s.stand_in and s.connections > 0 and not room_clocks.is_flagged(room, s.index):
                     await self.commit(room, "back", s.index, {"seat": s.index}, game_change=True)
         return public
+
+    def _grace_for_the_absent(self, room: Room) -> None:
+        """A game starts: a player with no socket (a seat taken over HTTP, a tab closed in the
+        lobby) gets the grace period at once, as one whose socket closes does; without it the
+        game waited for them for ever (a socket closing was the only start of a grace period).
+        With several workers the owner's tick stops it for a seat connected elsewhere."""
+        for s in room.seats:
+            if s.kind == "human" and not s.stand_in and s.connections == 0 and s.grace_task is None:
+                self.presence.start_grace(room, s)
 
     def _fold(self, room: Room, ev: EventRow) -> dict[str, Any]:
         """Fold a committed event (this worker's or another's) into the room in memory."""
@@ -508,7 +520,9 @@ class RoomManager:
             async with room.lock:
                 if room.evicted:
                     continue
+                self.workers.refresh(room)  # never welcomed with a stale room (several workers)
                 await self.presence.enter(room, conn, hello)
+                self.turns.wake(room)  # a game paused for nobody goes on once someone is there
                 return room
 
     async def disconnect(self, room: Room, conn: Connection) -> None:

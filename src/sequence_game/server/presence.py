@@ -42,14 +42,29 @@ class Presence:
                     seat = s
             if seat is None:
                 raise ProtocolError("bad_token", N_("this token holds no seat in this room"))
+        arrived = False
         if seat is not None:
             if seat.grace_task is not None:
                 seat.grace_task.cancel()
                 seat.grace_task = None
-            if seat.stand_in and room.status == "playing" and not room_clocks.is_flagged(room, seat.index):
-                await self.table.commit(room, "back", seat.index, {"seat": seat.index}, game_change=True)
+            seat.stand_in_at = None
+            arrived = seat.connections == 0
+            # attached first: the ``back`` event's broadcast shows the seat connected, not away
             attach(conn, seat)
+            try:
+                if (
+                    seat.stand_in
+                    and room.status == "playing"
+                    and not room_clocks.is_flagged(room, seat.index)
+                ):
+                    await self.table.commit(room, "back", seat.index, {"seat": seat.index}, game_change=True)
+                    arrived = False  # the event's broadcast already says so
+            except BaseException:
+                detach(conn, seat)
+                raise
         conn.authed = True
+        if arrived:  # the others see a player who sat down or came back at once, lobby included
+            self.broadcaster.presence(room)
         room.conns.add(conn)
         room.active_at = time.monotonic()
         self.broadcaster.welcome(room, conn)
@@ -64,8 +79,10 @@ class Presence:
             if conn.seat is None:
                 return
             seat = room.seats[conn.seat]
-            if detach(conn, seat) and seat.kind == "human" and room.status == "playing":
-                self.start_grace(room, seat)
+            if detach(conn, seat) and seat.kind == "human":
+                if room.status == "playing" and not seat.stand_in:
+                    self.start_grace(room, seat)
+                self.broadcaster.presence(room)  # gone at once, with the stand-in's countdown
 
     def start_grace(self, room: Room, seat: Seat) -> None:
         """Table rule: a player away longer than the grace period is replaced by a bot."""
@@ -73,7 +90,9 @@ class Presence:
             return
         if seat.grace_task is not None:
             seat.grace_task.cancel()
-        seat.grace_task = asyncio.create_task(self._grace(room, seat, float(room.config["grace_seconds"])))
+        delay = float(room.config["grace_seconds"])
+        seat.stand_in_at = time.time() + delay
+        seat.grace_task = asyncio.create_task(self._grace(room, seat, delay))
 
     def follow(self, room: Room, elsewhere: set[tuple[int, int]]) -> None:
         """Start or stop the grace periods of an owned room by who is connected on any worker
@@ -88,11 +107,13 @@ class Presence:
             elif not away and seat.grace_task is not None:
                 seat.grace_task.cancel()
                 seat.grace_task = None
+                seat.stand_in_at = None
 
     async def _grace(self, room: Room, seat: Seat, delay: float) -> None:
         await asyncio.sleep(delay)
         async with room.lock:
             seat.grace_task = None
+            seat.stand_in_at = None
             if (
                 seat.connections == 0
                 and seat.kind == "human"

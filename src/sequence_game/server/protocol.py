@@ -39,8 +39,17 @@ def _printable(text: str) -> str:
     return text
 
 
+def _visible(text: str) -> str:
+    """A name of only spaces names nobody: the table would show a blank seat (issue 42)."""
+    if not text.strip():
+        raise ValueError("a name needs at least one visible character")
+    return text
+
+
 #: Text people type (names, chat): no control characters.
 Printable = Annotated[str, AfterValidator(_printable)]
+#: A player's name: printable, and not only spaces.
+Name = Annotated[str, AfterValidator(_printable), AfterValidator(_visible)]
 #: A chess clock's base time (:mod:`.clocks`): 0 for none, else 0.05 to 60 minutes.
 ClockMinutes = Annotated[float, AfterValidator(check_minutes)]
 
@@ -243,7 +252,7 @@ class CreateRoom(BaseModel):
     """0: no turn timer. Otherwise a seat that does not act in time has a move played for it."""
     grace_seconds: float = Field(default=60.0, ge=0, le=3600)
     """How long a player may be away before a bot takes the seat (until they come back)."""
-    name: Printable = Field(default="Host", min_length=1, max_length=MAX_NAME)
+    name: Name = Field(default="Host", min_length=1, max_length=MAX_NAME)
     seat: int = Field(default=0, ge=0, le=11)
     public: bool = False
     """Listed among the open rooms (``GET /api/rooms?open=1``); otherwise reachable by code only."""
@@ -251,6 +260,9 @@ class CreateRoom(BaseModel):
     """Players may ask for a hint (the strongest bot's play); only in rooms with a bot."""
     against: str | None = Field(default=None, max_length=32)
     """"Play a bot now": every other seat gets a bot of this level and the game starts at once."""
+    start: bool = True
+    """With ``against``: ``False`` leaves the room in its lobby for the host to start, so that the
+    host's page, once connected, contributes its nonce to the deal (``docs/fairness.md``)."""
     clock_minutes: ClockMinutes = 0.0
     """Chess clocks (:mod:`.clocks`): each seat's base time in minutes; 0: no clocks."""
     clock_increment: int = Field(default=0, ge=0, le=MAX_INCREMENT)
@@ -268,4 +280,4 @@ class HintRequest(BaseModel):
 class JoinSeat(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Printable = Field(min_length=1, max_length=MAX_NAME)
+    name: Name = Field(min_length=1, max_length=MAX_NAME)

@@ -68,6 +68,8 @@ class Room:
     """Dropped from memory: whoever still holds this object must load the room again."""
     fair_seed: bytes | None = None
     """The secret seed committed for the next deal (the latest ``seed`` event); never sent."""
+    fair_dealer: int | None = None
+    """The dealer the latest ``seed`` event commits to (``sequence-fair/2``; ``None`` before it)."""
     deal: FairDeal | None = None
     """The fair deal of the game in play or just over."""
     swap_of: int | None = None

@@ -21,7 +21,6 @@ from typing import Any
 from ..actions import Action
 from ..bots import available_bots, level_bots
 from ..cards import card_name, parse_card
-from ..fairness import commitment
 from ..state import GameState, new_game
 from . import events, fair_rooms, room_clocks
 from .room_state import Room
@@ -143,8 +142,8 @@ def fold(room: Room, ev: EventRow) -> dict[str, Any]:
         room.config.update(d)
         public["rules"] = dict(d)  # the house rules changed: {teams?, draw?, turn_seconds?, ...}
     elif kind == "seed":
-        room.fair_seed = bytes.fromhex(d["seed"])
-        public["commitment"] = commitment(room.fair_seed)  # the seed itself stays in the store
+        room.fair_seed, room.fair_dealer = bytes.fromhex(d["seed"]), d.get("dealer")
+        public["commitment"] = fair_rooms.seed_commitment(d)  # the seed itself stays in the store
     elif kind == "start":
         if "fair" in d:
             state = fair_rooms.deal_game(room, d)

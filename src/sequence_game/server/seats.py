@@ -12,13 +12,30 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots import LEVELS, available_bots, level_bot
+from ..i18n import N_
 from .limits import TokenBucket
+from .protocol import ProtocolError
 from .store import SeatRow
 
 
 def hash_token(token: str) -> str:
     """Tokens are stored only as SHA-256 digests: a leaked database seats nobody."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bot_seat(index: int, level: str) -> dict[str, Any]:
+    """A ``seat`` event's data for a bot of ``level`` in seat ``index``: a level people are offered
+    (``easy`` .. ``expert``, stored as the bot this installation plays at it) or a bot's own name.
+    Refused (``bad_bot``) when it is neither."""
+    bot = level_bot(level) if level in LEVELS else level if level in available_bots() else None
+    if bot is None:
+        raise ProtocolError(
+            "bad_bot",
+            N_("unknown bot {bot}; choose from {bots}"),
+            params={"bot": level, "bots": ", ".join([*LEVELS, *available_bots()])},
+        )
+    return {"seat": index, "kind": "bot", "name": f"Bot {index} ({level})", "bot_level": bot}
 
 
 @dataclass
@@ -33,6 +50,8 @@ class Seat:
     """A bot plays for the absent human until they come back."""
     connections: int = 0
     grace_task: asyncio.Task[None] | None = None
+    stand_in_at: float | None = None
+    """While the grace period runs: when (epoch seconds) a bot takes the absent player's seat."""
     muted: set[int] = field(default_factory=set)
     """Seats whose chat this seat's player does not want to see (kept while the room is loaded)."""
 
@@ -48,6 +67,7 @@ class Seat:
             "bot_level": self.bot_level,
             "connected": self.connections > 0,
             "stand_in": self.stand_in,
+            "stand_in_at": None if self.stand_in_at is None else round(self.stand_in_at, 1),
         }
 
 

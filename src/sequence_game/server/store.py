@@ -444,9 +444,25 @@ def notice_event(n: int, body: str) -> EventRow | None:
     return EventRow(n, d["kind"], d["seat"], d["data"])
 
 
+#: libpq settings for every connection the server opens, unless the URL sets them: a database
+#: that is down or unreachable is given up on in seconds (a connection attempt must not hold a
+#: request, or the event loop, for minutes), and a connection that died silently (a restart, a
+#: network gone) is found out by TCP keepalives rather than waited on for ever.
+PG_DEFAULTS = {
+    "connect_timeout": "5",
+    "keepalives": "1",
+    "keepalives_idle": "10",
+    "keepalives_interval": "5",
+    "keepalives_count": "3",
+}
+
+
 def conninfo(url: str) -> str:
-    """A libpq URI from a SQLAlchemy URL (``postgresql+psycopg://`` -> ``postgresql://``)."""
-    return sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    """A libpq URI from a SQLAlchemy URL (``postgresql+psycopg://`` -> ``postgresql://``), with
+    :data:`PG_DEFAULTS` where it sets none."""
+    parsed = sa.make_url(url).set(drivername="postgresql")
+    parsed = parsed.update_query_dict({k: v for k, v in PG_DEFAULTS.items() if k not in parsed.query})
+    return parsed.render_as_string(hide_password=False)
 
 
 def _store_error(exc: BaseException) -> BaseException:
@@ -457,6 +473,18 @@ def _store_error(exc: BaseException) -> BaseException:
     if isinstance(exc, psycopg.IntegrityError):
         return sa.exc.IntegrityError("commit", None, exc)
     return exc
+
+
+def unreachable_errors() -> tuple[type[Exception], ...]:
+    """The errors that say the database cannot be reached or answer now (down, restarting, its
+    connection lost), as opposed to a statement it refused: a request that meets one is told
+    to try again (503), not given a server error."""
+    found: list[type[Exception]] = [sa.exc.OperationalError, sa.exc.InterfaceError]
+    with contextlib.suppress(ImportError):
+        import psycopg
+
+        found += [psycopg.OperationalError, psycopg.InterfaceError]
+    return tuple(found)
 
 
 def database_url(db: str) -> str:
@@ -477,6 +505,11 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False}
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
+        elif url.startswith("postgresql"):
+            # a pooled connection that died with a database restart is replaced, not used and failed
+            kwargs["pool_pre_ping"] = True
+            query = sa.make_url(url).query
+            kwargs["connect_args"] = {k: v for k, v in PG_DEFAULTS.items() if k not in query}
         self.engine = sa.create_engine(url, **kwargs)
         self._writer: _Writer | None = None
         """The connection every event is committed on (opened on first use)."""

@@ -23,13 +23,18 @@ from ..i18n import N_
 from . import events, room_clocks
 from .bot_runner import BotRunner
 from .clocks import flag_result
-from .cluster import Cluster, runs_here
+from .cluster import Cluster, room_key, runs_here
 from .commands import Table
+from .eviction import unattended
 from .protocol import ProtocolError
 from .room_state import Room
 from .rooms import need_state, played_card
 
 log = logging.getLogger(__name__)
+
+#: Seconds a bot waits, in a game with manual draws, for a person who owes a draw before it plays
+#: (and so, by R5.3, takes that draw away): time to see one's play land and press Draw.
+DRAW_WINDOW = 10.0
 
 
 class Turns:
@@ -90,12 +95,7 @@ class Turns:
         state = room.state
         if state is None or room.status != "playing":
             return
-        if (
-            room.bot_task is None
-            and self._owns(room)
-            and any(room.bot_controls(s) for s in state.seats_to_act())
-        ):
-            room.bot_task = asyncio.create_task(self._drive_bots(room))
+        self.wake(room)
         seconds = room.config.get("turn_seconds") or 0
         actor = state.current_seat
         if not self._owns(room):  # another worker runs this room's bots and timers
@@ -106,24 +106,61 @@ class Turns:
             room.deadline = time.time() + seconds
             room.timer_task = asyncio.create_task(self._turn_timer(room, room.game_version, actor, seconds))
 
+    def wake(self, room: Room) -> None:
+        """Start the bots if one must act and someone is at the table (a spectator who came to a
+        paused game, a player back); nothing if they already play. Holds ``room.lock``."""
+        state = room.state
+        if (
+            room.bot_task is None
+            and state is not None
+            and room.status == "playing"
+            and not room.evicted
+            and self._owns(room)
+            and any(room.bot_controls(s) for s in state.seats_to_act())
+            and not self.nobody_at_table(room)
+        ):
+            room.bot_task = asyncio.create_task(self._drive_bots(room))
+
+    def nobody_at_table(self, room: Room) -> bool:
+        """No person is at this game, on this worker or another (:func:`.eviction.unattended`):
+        its bots wait rather than play it out for nobody."""
+        if not unattended(room):
+            return False
+        if self.cluster is None:
+            return True
+        key = room_key(room.code)
+        return not any(k == key for k, _seat in self.cluster.seen_elsewhere)
+
     def _bot_level(self, room: Room, seat: int) -> str:
         s = room.seats[seat]
         return s.bot_level if s.kind == "bot" and s.bot_level else self.stand_in_level
 
     async def _drive_bots(self, room: Room) -> None:
-        """Play for every bot-controlled seat that must act; the thinking runs in :class:`BotRunner`."""
+        """Play for every bot-controlled seat that must act; the thinking runs in :class:`BotRunner`.
+
+        With manual draws a bot waits up to :data:`DRAW_WINDOW` seconds for a person who owes a
+        draw before it plays: R5.3's lost draw is about people at one table, and a bot's instant
+        play must not take a person's draw before they could reach the button."""
+        owing_since: dict[int, float] = {}  # each person who owes a draw: since when (monotonic)
         try:
             while True:
                 async with room.lock:
                     state = room.state
                     actors = [] if state is None or room.status != "playing" else state.seats_to_act()
                     seat = next((s for s in actors if room.bot_controls(s)), None)
-                    if seat is None or state is None or room.evicted:
+                    if seat is None or state is None or room.evicted or self.nobody_at_table(room):
                         room.bot_task = None
                         return
                     view = state.view(seat)
                     version = room.game_version
                     level = self._bot_level(room, seat)
+                    kind = room.seats[seat].kind
+                    now = time.monotonic()
+                    owing = [s for s in actors if state.owes_draw(s) and not room.bot_controls(s)]
+                    owing_since = {s: owing_since.get(s, now) for s in owing}
+                if any(now - since < DRAW_WINDOW for since in owing_since.values()):
+                    await asyncio.sleep(0.1)  # a person owes a draw: give them the window first
+                    continue
                 delay, think = room_clocks.bot_pace(
                     room, seat, self.bot_delay, self.bots.seconds, time.time()
                 )
@@ -134,6 +171,8 @@ class Turns:
                 async with room.lock:
                     if room.game_version != version or room.state is None or room.status != "playing":
                         continue
+                    if not room.bot_controls(seat) or room.seats[seat].kind != kind:
+                        continue  # the player came back meanwhile (``back``): the move is theirs
                     if action not in room.state.legal_actions(seat):
                         legal = room.state.legal_actions(seat)
                         action = legal[self.rng.randrange(len(legal))]

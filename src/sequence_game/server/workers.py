@@ -164,6 +164,14 @@ class Workers:
         if moved:
             self.turns.after_game_change(room)
 
+    def refresh(self, room: Room) -> None:
+        """Before a socket is welcomed: with several workers, read what the store has beyond the
+        room in memory. A notice may have been missed (the listener lost its connection, a
+        database restart) or not yet come; a welcome from memory alone was then stale and its
+        player's moves refused (issue 42). One query, only when a socket comes. Holds the lock."""
+        if self.cluster is not None:
+            self.catch_up(room)
+
     def on_notify(self, code: str, n: int, body: str) -> None:
         """Another worker (or this one) committed event ``n`` of room ``code`` (``body``: the
         event's JSON, parsed only here, when this worker holds the room and lacks the event)."""
@@ -299,3 +307,4 @@ class Workers:
                 if room.status != "playing":
                     continue
                 self.presence.follow(room, elsewhere)
+                self.turns.wake(room)  # someone came, on another worker, to a game paused for nobody

@@ -21,6 +21,8 @@ frees what is left then.
 
 from __future__ import annotations
 
+import logging
+import re
 from typing import Any
 
 try:
@@ -33,6 +35,33 @@ except ImportError:  # pragma: no cover - another uvicorn, or no websockets libr
 #: The server's deflate window, in bits (uvicorn's own is 12: see above).
 SERVER_WINDOW_BITS = 13
 
+#: A seat token in a logged frame (``hello``): a bearer secret, so never written to a log.
+_TOKEN = re.compile(r"""(["']token["']\s*:\s*)(["'])[^"']*\2?""")  # cut short in a long frame too
+
+
+class RedactSecrets(logging.Filter):
+    """Blank the seat tokens in log records: at ``--log-level debug`` the websocket protocol logs
+    every frame it reads, a hello's token included (issue 42), and whoever reads the log could
+    then take the seat.
+
+    >>> record = logging.LogRecord("x", logging.DEBUG, "", 0, "< TEXT %s", ('{"token": "abc"}',), None)
+    >>> RedactSecrets().filter(record), record.getMessage()
+    (True, '< TEXT {"token": "[redacted]"}')
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if "token" in text:
+            record.msg, record.args = _TOKEN.sub(r"\1\2[redacted]\2", text), ()
+        return True
+
+
+def redact_logger(logger: Any) -> None:
+    """Put :class:`RedactSecrets` on ``logger`` (or the logger a ``LoggerAdapter`` wraps), once."""
+    target = getattr(logger, "logger", logger)
+    if isinstance(target, logging.Logger) and not any(isinstance(f, RedactSecrets) for f in target.filters):
+        target.addFilter(RedactSecrets())
+
 
 if _impl is not None:
 
@@ -42,6 +71,7 @@ if _impl is not None:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
+            redact_logger(self.conn.logger)  # frames are logged at debug, hellos hold tokens
             if self.config.ws_per_message_deflate:  # uvicorn's settings, but the window
                 self.conn = ServerProtocol(
                     extensions=[

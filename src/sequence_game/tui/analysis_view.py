@@ -17,8 +17,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..analysis import GameAnalysis, MoveAnalysis
-from ..analysis.report import alternatives_text, label_word
-from ..i18n import _, ngettext
+from ..analysis.report import label_word
+from ..i18n import _, card_short, ngettext, notation_label
 from .controller import SIDE_LETTERS, side_name
 
 #: Eight heights of bar: a chance of 0-12.5% draws the lowest, 87.5-100% the full block.
@@ -61,11 +61,12 @@ def points(change: float) -> str:
 
 
 def move_line(move: MoveAnalysis) -> Text:
-    """One analysed move: the mover, its swing (before -> after, with the loss), the label, the
-    mover's best plays ranked by chance, and the draw with its luck."""
+    """One analysed move, in the symbols the rest of the screen uses (``7♥ e4``, not ``7h@e4``): the
+    mover, its swing (before -> after, with the loss), the label, the mover's best plays ranked by
+    chance, and the draw with its luck."""
     text = Text()
     text.append(f"{SIDE_LETTERS[move.side]} ", style=SIDE_TEXT_STYLES[move.side])
-    text.append(f"{move.move}: {percent(move.before)} -> {percent(move.after)}")
+    text.append(f"{notation_label(move.move)}: {percent(move.before)} -> {percent(move.after)}")
     if move.loss >= 0.005:
         text.append(f" ({points(-move.loss)})")
     if move.label:
@@ -74,12 +75,13 @@ def move_line(move: MoveAnalysis) -> Text:
     if not move.decision:
         text.append(" " + _("(no choice)"), style="dim")
     if move.decision and move.alternatives:
-        text.append("\n  " + _("best: {plays}").format(plays=alternatives_text(move)))
+        plays = ", ".join(f"{notation_label(a.move)} {percent(a.chance)}" for a in move.alternatives)
+        text.append("\n  " + _("best: {plays}").format(plays=plays))
     if move.drawn is not None:
         text.append(
             "\n  "
             + _("drew {card}: luck {points} -> {chance}").format(
-                card=move.drawn, points=points(move.luck), chance=percent(move.after_draw)
+                card=card_short(move.drawn), points=points(move.luck), chance=percent(move.after_draw)
             )
         )
     return text

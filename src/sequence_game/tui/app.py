@@ -12,7 +12,7 @@ from ..analysis import Budget
 from ..bots import Limit, level_bot, warm_up
 from ..i18n import N_, _, engine_message
 from ..record_messages import record_message
-from ..records import RecordError
+from ..records import RecordError, path_text
 from .bindings import translate_bindings
 from .controller import GameSession, ReplayModel
 from .game_screen import GameScreen
@@ -60,7 +60,9 @@ class SequenceApp(App[None]):
             except RecordError as exc:
                 self.exit(
                     return_code=2,
-                    message=_("cannot replay {path}: {error}").format(path=self.replay_path, error=exc),
+                    message=_("cannot replay {path}: {error}").format(
+                        path=path_text(self.replay_path), error=exc
+                    ),
                 )
                 return
             self.push_screen(ReplayScreen(model, Path(self.replay_path).name, budget=self.analysis_budget))

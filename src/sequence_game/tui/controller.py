@@ -32,6 +32,7 @@ from ..i18n import N_, _, engine_message, ngettext
 from ..record_messages import replay_message
 from ..records import RecordError, dumps, load, replay
 from ..state import EV_LOST_DRAW, EV_PASS, EV_PENALTY, EV_RESHUFFLE, GameState, Termination, new_game
+from .hand_order import HandOrder
 
 #: The sides' names in English; shown through :func:`side_name` in the player's language.
 SIDE_NAMES = (N_("Blue"), N_("Green"), N_("Red"))  # R1.4
@@ -256,6 +257,8 @@ class GameSession:
         self.log: list[str] = []
         self._seen = len(state.history)
         self._sequences = state.sequence_counts()
+        self.hands = HandOrder()
+        """The order each person sees their cards in (kept in saves, so a digit keeps its card)."""
 
     # ------------------------------------------------------------- building
 
@@ -319,6 +322,9 @@ class GameSession:
         chosen = list(seats) if seats else saved_seats
         session = cls(state, make_seats(state.config, chosen), seed=seed, limit=limit)
         session.log += saved_log
+        extra = data.get(SAVE_KEY)
+        if isinstance(extra, dict):
+            session.hands = HandOrder.from_json(extra.get("hands"), state)
         session.log.append(
             _("Resumed {name} at turn {turn}.").format(name=Path(path).name, turn=turn_number(state))
         )
@@ -546,6 +552,7 @@ class GameSession:
         extra = {
             "seats": [s.level for s in self.seats],
             "log": self.log,
+            "hands": self.hands.to_json(),
         }
         text = dumps(self.state).rstrip()
         assert text.endswith("}")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,34 +13,32 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Button, Footer, Static
 
-from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD
+from ..actions import DEAD, DISCARD, DRAW
 from ..analysis import GameAnalysis
-from ..board import COLUMN_LETTERS, LAYOUT, SIZE, cell_name
-from ..bots import LEVELS, Limit, make_bot, table_spec
+from ..board import COLUMN_LETTERS, SIZE, cell_name
+from ..bots import LEVELS, Limit, is_warm, make_bot, table_spec, warm_up
 from ..cards import Card, card_label, is_jack, is_one_eyed, is_two_eyed
 from ..errors import IllegalActionError
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _
 from ..views import PlayerView
 from .bindings import translate_bindings
 from .controller import (
-    SIDE_LETTERS,
     GameSession,
     ReplayModel,
     bot_for_level,
-    draw_words,
     error_text,
-    round_number,
     side_name,
-    turn_number,
     turns_played,
     winning_cells,
 )
-from .hint_text import evaluator_hint
+from .hint_text import evaluator_hint, hint_parts
 from .rules_text import rules_renderables
 from .screens import ConfirmQuitScreen, PassScreen, ResultScreen, SaveScreen, TalkScreen, TextScreen
-from .widgets import CHIP_STYLES, BoardPicture, BoardView, HandView
+from .status_panel import status_panel
+from .widgets import BoardPicture, BoardView, HandView
 
 #: The smallest terminal the table fits in (the docs promise 80x24).
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -49,6 +46,8 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 HINT_LIMIT = Limit(seconds=1.0, simulations=400)
 #: Keys that stop working once the game is over (the footer hides them).
 PLAYING_ACTIONS = frozenset({"throw", "draw", "talk", "hint"})
+#: Keys that work only once the game is over (what the result box offers, also after it is closed).
+ENDED_ACTIONS = frozenset({"rematch", "replay", "analyse", "result"})
 
 
 def strongest_bot() -> str:
@@ -61,6 +60,11 @@ class GameScreen(Screen[None]):
 
     BINDINGS = [  # noqa: RUF012
         *(Binding(str(i), f"digit({i})", f"Card {i}", show=False) for i in range(10)),
+        # once the game is over (check_action): before the column keys, which then do nothing
+        Binding("r", "rematch", N_("Rematch")),
+        Binding("p", "replay", N_("Replay")),
+        Binding("a", "analyse", N_("Analyse")),
+        Binding("o", "result", N_("Result")),
         *(Binding(c, f"column('{c}')", f"Column {c}", show=False) for c in COLUMN_LETTERS if c != "d"),
         Binding("x", "throw", N_("Exchange")),
         Binding("d", "draw", N_("Draw")),
@@ -72,7 +76,7 @@ class GameScreen(Screen[None]):
         Binding("question_mark", "rules", N_("Rules")),
         Binding("n", "new_game", N_("New")),
         Binding("q", "quit", N_("Quit")),
-        Binding("escape", "forget_column", N_("Forget the typed column"), show=False),
+        Binding("escape", "forget", N_("Forget the typed column or the chosen card"), show=False),
     ]
     DEFAULT_CSS = """
     #too-small { dock: top; height: auto; background: $warning; color: $text; text-style: bold;
@@ -105,9 +109,10 @@ class GameScreen(Screen[None]):
         self.result_shown = False
         self.column: str | None = None
         """A column letter typed, waiting for its row digit (``e`` then ``4``)."""
-        self.orders: dict[int, list[Card]] = {}
-        self.fresh: dict[int, Card | None] = {}
         self.hinting = False
+        self._loading_timer: Timer | None = None
+        self.passing = False
+        """Hot-seat: the pass screen is up (or its quit box), waiting for the next person."""
         self.saved_to: Path | None = None
         self.analysis: GameAnalysis | None = None
         """The post-game analysis, once made from the result screen's replay."""
@@ -136,24 +141,24 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self.fit(self.app.size.width, self.app.size.height)
         self.query_one(BoardView).focus()
-        self.refresh_table()
-        self.call_after_refresh(self.advance)
+        self.refresh_table()  # the game starts from on_screen_resume, which a new screen gets too
 
     def on_resize(self) -> None:
         self.fit(self.app.size.width, self.app.size.height)
+        self.show_status()
         self.call_after_refresh(self.scroll_log)
 
     def on_screen_resume(self) -> None:
+        """Back from a box on top (new game, save, rules...): catch up with what happened beneath."""
         self.query_one(BoardView).focus()
+        self.call_after_refresh(self.advance)
 
     def fit(self, width: int, height: int) -> None:
         """Wider cells from 110 columns, spaced rows from 34 lines (the board follows resizes);
         a notice below 80x24, where the side panel cannot fit."""
-        cell_width = 7 if width >= 110 else 5
-        row_height = 2 if height >= 34 else 1
         board = self.query_one(BoardView)
-        board.set_geometry(cell_width, row_height)
-        board_width = 2 + 10 * cell_width + 2
+        board.fit_terminal(width, height)
+        board_width = 2 + 10 * board.cell_width + 2
         self.query_one(HandView).styles.width = board_width
         self.query_one("#message").styles.width = board_width
         notice = self.query_one("#too-small", Static)
@@ -170,29 +175,9 @@ class GameScreen(Screen[None]):
     # ---------------------------------------------------------- drawing
 
     def hand_of(self, seat: int) -> list[Card]:
-        """The seat's cards in a stable order: kept cards stay in place, new ones join at the right.
-
-        The engine hands out sorted hands; keeping the order means a digit picks the same card as
-        last turn, and the card drawn last can be marked.
-        """
-        current = Counter(self.session.state.hand(seat))
-        old = self.orders.get(seat)
-        if old is None:
-            order = sorted(current.elements())
-        else:
-            order = []
-            for card in old:
-                if current[card] > 0:
-                    order.append(card)
-                    current[card] -= 1
-            added = sorted(current.elements())
-            if added:
-                self.fresh[seat] = added[-1]
-            order += added
-        if self.fresh.get(seat) not in order:
-            self.fresh[seat] = None
-        self.orders[seat] = order
-        return order
+        """The seat's cards in a stable order (``hand_order``): a digit picks the same card as last
+        turn, and the card drawn last can be marked."""
+        return self.session.hands.of(self.session.state, seat)
 
     def hand(self) -> list[Card]:
         return self.hand_of(self.viewer)
@@ -220,7 +205,7 @@ class GameScreen(Screen[None]):
         caption = (
             _("Hand of {who}").format(who=s.seat_label(viewer)) if not s.single_human else _("Your hand")
         )
-        fresh = self.fresh.get(viewer)
+        fresh = s.hands.fresh(viewer)
         self.query_one(HandView).show(
             hand,
             {c for c in hand if st.is_dead(c)},
@@ -229,7 +214,7 @@ class GameScreen(Screen[None]):
             hidden_text=_("hidden until the next player takes the keyboard") if self.hand_hidden else None,
             fresh=hand.index(fresh) if fresh is not None and not self.hand_hidden else None,
         )
-        self.query_one("#status", Static).update(self.status_text())
+        self.show_status()
         draw = self.query_one("#draw", Button)
         owed = [] if self.hand_hidden else s.human_draw_seats()
         draw.set_class(bool(owed), "owed")
@@ -239,66 +224,16 @@ class GameScreen(Screen[None]):
         self.query_one("#log-text", Static).update(Text("\n".join(s.log)))
         self.call_after_refresh(self.scroll_log)
 
+    def show_status(self) -> None:
+        """The side panel; two seats a line on a short terminal with more than 6 players."""
+        compact = self.app.size.height < 34 and self.session.state.config.players > 6
+        self.query_one("#status", Static).update(
+            status_panel(self.session, thinking=self.thinking is not None, compact=compact)
+        )
+
     def scroll_log(self) -> None:
         """The newest log line stays in sight, also after a resize re-wraps the lines."""
         self.query_one("#log", VerticalScroll).scroll_end(animate=False)
-
-    def status_text(self) -> Text:
-        s, st = self.session, self.session.state
-        cfg = st.config
-        text = Text(no_wrap=False)
-        if st.is_terminal():
-            played = turns_played(st)
-            text.append(
-                ngettext("Game over after {n} turn", "Game over after {n} turns", played).format(n=played)
-                + "\n",
-                style="bold",
-            )
-        else:
-            mover = st.current_seat
-            you = s.single_human and not s.is_bot(mover)
-            if st.penalty_due:
-                doing = (
-                    _("Turn {turn} (round {round}): You pay the R6.1 fine")
-                    if you
-                    else _("Turn {turn} (round {round}): {who} pays the R6.1 fine")
-                )
-            else:
-                doing = (
-                    _("Turn {turn} (round {round}): You to play")
-                    if you
-                    else _("Turn {turn} (round {round}): {who} to play")
-                )
-            text.append(
-                doing.format(turn=turn_number(st), round=round_number(st), who=s.short_label(mover)),
-                style="bold",
-            )
-            if self.thinking is not None:
-                text.append(" …", style="italic")
-            text.append("\n")
-        counts = st.sequence_counts()
-        for side in range(cfg.sides):
-            text.append(f" {SIDE_LETTERS[side]} ", style=CHIP_STYLES[side])
-            members = " ".join(s.short_label(seat).split()[0] for seat in cfg.seats_of(side))
-            text.append(
-                _(" {made}/{need} seq: {members}").format(
-                    made=counts[side], need=cfg.sequences_to_win, members=members
-                )
-                + "\n"
-            )
-        text.append(_("Deck {n}").format(n=st.deck_size), style="bold")
-        text.append(_(" · {draw} · discards:").format(draw=draw_words(cfg.draw)) + "\n")
-        for seat in range(cfg.players):
-            pile = st.discard_pile(seat)
-            who = s.short_label(seat).split()[0]
-            text.append(f"{who:>3} ", style="bold")
-            text.append(f"{st.hand_sizes()[seat]}▮ ")
-            for card in pile[-4:]:
-                text.append(card_label(card) + " ", style="#ff6b6b" if card % 4 in (1, 2) else "")
-            if not pile:
-                text.append("-", style="dim")
-            text.append("\n")
-        return text
 
     def say(self, message: str, error: bool = False) -> None:
         widget = self.query_one("#message", Static)
@@ -308,7 +243,12 @@ class GameScreen(Screen[None]):
     # ------------------------------------------------------------ flow
 
     def advance(self) -> None:
-        """After every change: finish, let a bot think, or hand the keyboard to the right person."""
+        """After every change: finish, let a bot think, or hand the keyboard to the right person.
+
+        While a box covers the table (the new-game screen, the rules...) nothing new is asked or
+        shown: the table catches up when the box closes (:meth:`on_screen_resume`)."""
+        if not self.is_current:
+            return
         s = self.session
         if s.state.is_terminal():
             self.thinking = None
@@ -321,7 +261,9 @@ class GameScreen(Screen[None]):
             board.refresh_bindings()
             if not self.result_shown:
                 self.result_shown = True
-                self.show_result()
+                # after the table (and its footer, now without the playing keys) is painted: the
+                # table stays visible beneath the result box as it was last painted
+                self.call_after_refresh(self.show_result)
             return
         seat = s.bot_to_move()
         if seat is not None:
@@ -337,7 +279,8 @@ class GameScreen(Screen[None]):
             if self.hotseat:
                 self.hand_hidden = True
                 self.refresh_table()
-                self.ask_to_pass(person)
+                if not self.passing:  # not again while the pass screen (or its quit box) is up
+                    self.ask_to_pass(person)
                 return
             self.viewer = person
         self.refresh_table()
@@ -348,6 +291,7 @@ class GameScreen(Screen[None]):
         """Hot-seat: the pass screen; ``q`` there asks to quit, and a "no" brings it back."""
         s = self.session
         reason = _("R6.1: you owe a table-talk discard.") if s.state.penalty_due else ""
+        self.passing = True
 
         def answered(what: str | None) -> None:
             if what == "quit":
@@ -358,6 +302,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(PassScreen(s.seat_label(person), reason), answered)
 
     def reveal(self, seat: int) -> None:
+        self.passing = False
         self.viewer = seat
         self.hand_hidden = False
         self.refresh_table()
@@ -386,7 +331,15 @@ class GameScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="bot")
     def think(self, view: PlayerView, seat: int, token: int) -> None:
-        """Run the bot off the UI thread (built here on its first move); it sees only its own view."""
+        """Run the bot off the UI thread (built here on its first move); it sees only its own view.
+
+        A bot whose compiled engine is not loaded yet (the expert's first move on a machine: about
+        a minute of compiling, seconds from the cache after) says so while it waits."""
+        name = self.session.seats[seat].bot_name or ""
+        if not is_warm(name):
+            self.app.call_from_thread(self.show_loading, seat, time.monotonic())
+            warm_up(name)
+            self.app.call_from_thread(self.show_loading, None, 0.0)
         bot = self.session.bot(seat)
         started = time.monotonic()
         action = bot.select_action(view, self.session.limit)
@@ -394,6 +347,27 @@ class GameScreen(Screen[None]):
         if rest > 0:
             time.sleep(rest)
         self.app.call_from_thread(self.bot_done, seat, action, token)
+
+    def show_loading(self, seat: int | None, since: float) -> None:
+        """Say, and count the seconds, while a bot's compiled engine loads; ``None`` ends it."""
+        if self._loading_timer is not None:
+            self._loading_timer.stop()
+            self._loading_timer = None
+        if seat is None:
+            self.say("")
+            return
+        who = self.session.short_label(seat)
+
+        def tick() -> None:
+            self.say(
+                _(
+                    "{who} is loading its compiled engine: about a minute on this machine's first "
+                    "game, seconds after that ({seconds} s)…"
+                ).format(who=who, seconds=int(time.monotonic() - since))
+            )
+
+        tick()
+        self._loading_timer = self.set_interval(1.0, tick)
 
     def bot_done(self, seat: int, action: int, token: int) -> None:
         if token != self._token or not self.is_attached:
@@ -426,7 +400,29 @@ class GameScreen(Screen[None]):
     # --------------------------------------------------------- choosing
 
     def game_over_note(self) -> None:
-        self.say(_("The game is over (R7.1): r rematch, p replay, n new game, q quit."))
+        if self.against_bots:
+            note = _("The game is over: r rematch, p replay, a analyse, o result, n new game, q quit.")
+        else:
+            note = _("The game is over: r rematch, p replay, o result, n new game, q quit.")
+        self.say(note)
+
+    @property
+    def against_bots(self) -> bool:
+        """A bot sits at the table: the analysis is offered (friends among people may not want it)."""
+        return len(self.session.humans) < self.session.state.players
+
+    def action_rematch(self) -> None:
+        self.rematch()
+
+    def action_replay(self) -> None:
+        self.replay_this_game()
+
+    def action_analyse(self) -> None:
+        self.replay_this_game(analyse=True)
+
+    def action_result(self) -> None:
+        """Bring back the result box closed with Board (b or Escape)."""
+        self.show_result()
 
     def choose_card(self, index: int) -> None:
         if self.session.state.is_terminal():
@@ -480,13 +476,18 @@ class GameScreen(Screen[None]):
         ).format(card=label)
 
     def on_hand_view_card_chosen(self, event: HandView.CardChosen) -> None:
+        if event.index == self.selected and not self.session.state.is_terminal():
+            self.action_forget()  # a click on the chosen card puts it back
+            return
         self.choose_card(event.index)
 
     def on_board_view_cell_chosen(self, event: BoardView.CellChosen) -> None:
-        self.play_cell(event.cell)
+        self.play_cell(event.cell, by_key=event.by_key)
 
-    def play_cell(self, cell: int) -> None:
-        """Play the chosen card on ``cell``; with no card chosen, the card printed there if held."""
+    def play_cell(self, cell: int, by_key: bool = False) -> None:
+        """Play the chosen card on ``cell``. With no card chosen, a click plays the card printed
+        there if it is held; Enter only chooses that card (a second Enter plays it), so a key
+        pressed once too often (after the pass screen, say) never plays a card nobody chose."""
         if self.hand_hidden:
             return
         s, st = self.session, self.session.state
@@ -498,7 +499,16 @@ class GameScreen(Screen[None]):
             # no card chosen: a normal card printed on that space plays at once
             printed = [c for c in hand if not is_jack(c) and cell in s.targets(c, self.viewer)]
             if printed and self.viewer in st.seats_to_act():
-                self.act(cell)
+                if not by_key:
+                    self.act(cell)
+                    return
+                self.choose_card(hand.index(printed[0]))
+                self.query_one(BoardView).cursor = cell
+                self.say(
+                    _("{card} chosen: Enter plays it on {cell}; Escape or another card changes it.").format(
+                        card=card_label(printed[0]), cell=cell_name(cell)
+                    )
+                )
                 return
             self.say(_("Choose a card first: 1-9 or click it in your hand."), error=True)
             return
@@ -519,6 +529,10 @@ class GameScreen(Screen[None]):
         cfg = st.config
         if st.is_terminal() and action in PLAYING_ACTIONS:
             return False
+        if action in ENDED_ACTIONS:
+            if not st.is_terminal():
+                return False
+            return action != "analyse" or self.against_bots
         if action == "draw":
             return cfg.draw == "manual"
         if action == "talk":
@@ -536,6 +550,9 @@ class GameScreen(Screen[None]):
         if digit == 0:
             self.say(_("0 is a row: type a column letter first (a-j), then the row (e4)."), error=True)
             return
+        if digit - 1 == self.selected and not self.session.state.is_terminal():
+            self.action_forget()  # the chosen card's digit again puts it back
+            return
         self.choose_card(digit - 1)
 
     def action_column(self, letter: str) -> None:
@@ -545,10 +562,15 @@ class GameScreen(Screen[None]):
         self.column = letter
         self.say(_("Space {column}_: now its row, 0-9 (Escape forgets the column).").format(column=letter))
 
-    def action_forget_column(self) -> None:
+    def action_forget(self) -> None:
+        """Escape: forget a typed column, else put the chosen card back (nothing chosen)."""
         if self.column is not None:
             self.column = None
             self.say("")
+        elif self.selected is not None:
+            self.selected = None
+            self.refresh_table()
+            self.say(_("No card chosen."))
 
     def action_throw(self) -> None:
         """Exchange the chosen dead card (R5.1), or discard it (R5.5, R6.1)."""
@@ -620,41 +642,13 @@ class GameScreen(Screen[None]):
         if token != self._token or not self.is_attached or moment != len(st.history) or seat != self.viewer:
             return  # the table moved on while the bot thought
         hand = self.hand()
-        card: Card | None
-        cell: int | None = None
-        if action < WILD:
-            card, cell = LAYOUT[action], action
-        elif action < DEAD:
-            jacks = [c for c in hand if (is_two_eyed(c) if action < REMOVE else is_one_eyed(c))]
-            card, cell = (jacks[0] if jacks else None), action % 100
-        elif action < DISCARD:
-            card = action - DEAD
-        elif action < DRAW:
-            card = action - DISCARD
-        else:
-            card = None
-        if card is not None and card in hand:
-            self.choose_card(hand.index(card))
-        board = self.query_one(BoardView)
-        who = _("evaluator") if why is not None else strongest_bot()
-        text = ""
-        if action == DRAW:
-            text = _("Hint ({bot}): draw a card (d).").format(bot=who)
-        elif cell is not None and card is not None:
-            board.cursor = cell
-            if REMOVE <= action < DEAD:
-                hint = _("Hint ({bot}): {card}, remove the chip on {cell}. Enter does it.")
-            else:
-                hint = _("Hint ({bot}): {card}, play it on {cell}. Enter does it.")
-            text = hint.format(bot=who, card=card_label(card), cell=cell_name(cell))
-        elif card is not None:
-            if action < DISCARD:
-                hint = _("Hint ({bot}): exchange the dead {card} (x).")
-            else:
-                hint = _("Hint ({bot}): discard {card} (x).")
-            text = hint.format(bot=who, card=card_label(card))
-        if text:
-            self.say(text if why is None else f"{text} {why}")
+        hint = hint_parts(action, hand)
+        if hint.card is not None and hint.card in hand:
+            self.choose_card(hand.index(hint.card))
+        if hint.cell is not None:
+            self.query_one(BoardView).cursor = hint.cell
+        if hint.text:
+            self.say(hint.text if why is None else f"{hint.text} {why}")
 
     def action_talk(self) -> None:
         st = self.session.state
@@ -701,7 +695,9 @@ class GameScreen(Screen[None]):
         self.app.push_screen(TextScreen(_("Rules, keys and marks"), rules_renderables()))
 
     def action_new_game(self) -> None:
-        self._token += 1
+        """The new-game screen on top of this game. The game goes on beneath it (a bot thinking
+        finishes its move), so cancelling comes back to a live table; starting a new game replaces
+        this screen, and a bot's late answer then finds it detached and is dropped."""
         self.app.action_new_game()  # type: ignore[attr-defined]
 
     def action_quit(self) -> None:
@@ -789,5 +785,4 @@ class GameScreen(Screen[None]):
             elif what == "quit":
                 self.leave()
 
-        against_bots = len(s.humans) < s.state.players
-        self.app.push_screen(ResultScreen(title, detail, can_analyse=against_bots), chosen)
+        self.app.push_screen(ResultScreen(title, detail, can_analyse=self.against_bots), chosen)

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..board import cell_name
+from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD
+from ..board import LAYOUT, cell_name
+from ..cards import Card, card_label, is_one_eyed, is_two_eyed
 from ..i18n import _
 from ..views import PlayerView
 from .controller import side_name
@@ -39,3 +43,45 @@ def hint_reason(advice: Advice) -> str:
     else:
         why = _("It keeps your best chance.")
     return why + " " + _("{chance}% to win.").format(chance=round(100 * advice.chance))
+
+
+@dataclass(frozen=True)
+class HintParts:
+    """What a hint shows: the card to pick, the space to put the cursor on, and its sentence."""
+
+    card: Card | None
+    cell: int | None
+    text: str
+
+
+def hint_parts(action: int, hand: Sequence[Card]) -> HintParts:
+    """The hint for ``action`` from a seat holding ``hand``: a jack's play names the jack held."""
+    card: Card | None
+    cell: int | None = None
+    if action < WILD:
+        card, cell = LAYOUT[action], action
+    elif action < DEAD:
+        jacks = [c for c in hand if (is_two_eyed(c) if action < REMOVE else is_one_eyed(c))]
+        card, cell = (jacks[0] if jacks else None), action % 100
+    elif action < DISCARD:
+        card = action - DEAD
+    elif action < DRAW:
+        card = action - DISCARD
+    else:
+        card = None
+    text = ""
+    if action == DRAW:
+        text = _("Hint: draw a card (d).")
+    elif cell is not None and card is not None:
+        if REMOVE <= action < DEAD:
+            sentence = _("Hint: {card}, remove the chip on {cell}. Enter does it.")
+        else:
+            sentence = _("Hint: {card}, play it on {cell}. Enter does it.")
+        text = sentence.format(card=card_label(card), cell=cell_name(cell))
+    elif card is not None:
+        if action < DISCARD:
+            sentence = _("Hint: exchange the dead {card} (x).")
+        else:
+            sentence = _("Hint: discard {card} (x).")
+        text = sentence.format(card=card_label(card))
+    return HintParts(card, cell if card is not None else None, text)

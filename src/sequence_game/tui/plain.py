@@ -18,7 +18,7 @@ from ..cards import card_name, is_one_eyed, is_two_eyed, parse_card
 from ..errors import IllegalActionError
 from ..i18n import N_, _, engine_message, ngettext
 from ..record_messages import record_message, replay_message
-from ..records import RecordError
+from ..records import RecordError, path_text
 from ..state import GameState
 from .controller import (
     SIDE_LETTERS,
@@ -34,10 +34,14 @@ from .controller import (
     turn_number,
     turns_played,
 )
+from .plain_words import drawn_cards, space_text, threats_text, wrapped_moves
 from .rules_text import rules_plain
 
-#: Unreadable or refused lines in a row after which a script (stdin not a terminal) is stopped.
+#: Lines in a row that make no move (unreadable, refused, empty, ``help``...) after which a script
+#: (stdin not a terminal) is stopped: ``yes '' | sequence play --plain`` must end.
 MAX_BAD_LINES = 20
+#: Blank lines that push the last hand off a screen that cannot be cleared (hot-seat).
+HIDE_LINES = 40
 
 #: The notation and the commands are the same in every language (they are what the player types).
 HELP = N_(
@@ -45,8 +49,9 @@ HELP = N_(
     "chip anywhere open (two-eyed jack); js@e4 or jh@e4 removes that chip (one-eyed jack);\n"
     "'dead 7h' exchanges a dead card (R5.1); 'discard 7h' when no play is possible (R5.5) or for a\n"
     "table-talk fine (R6.1); 'draw' in manual-draw mode (R5.3).\n"
-    "Commands: board, hand, moves, discards, log, rules, talk SIDE (uphold a table-talk call, R6.1),\n"
-    "save FILE, help, quit."
+    "Commands: board, hand, moves, discards, log, rules, space e4 (one space in words), threats\n"
+    "(where a chip would make a sequence), talk SIDE (uphold a table-talk call, R6.1), save FILE,\n"
+    "help, quit."
 )
 
 
@@ -155,9 +160,22 @@ class PlainGame:
         st = self.session.state
         self.say(board_text(st))
         self.say(status_text(self.session, seat))
+        self.say_moves(seat)
+
+    def say_moves(self, seat: int) -> None:
+        st = self.session.state
         self.say(_("Legal moves:"))
         for line in group_moves(st.legal_actions(seat), st.hand(seat)):
-            self.say("  " + line)
+            for part in wrapped_moves(line):
+                self.say("  " + part)
+
+    def hide_hand(self) -> None:
+        """Hot-seat: take the last hand off the screen before the next person sits down (a
+        terminal is cleared, scrollback too; a pipe gets a screenful of blank lines)."""
+        if getattr(self.stdout, "isatty", lambda: False)():
+            self.stdout.write("\033[H\033[2J\033[3J")
+        else:
+            self.say("\n" * HIDE_LINES)
 
     def pass_keyboard(self, seat: int) -> bool:
         """Hot-seat: ask the next person to take the keyboard before their hand is printed.
@@ -166,7 +184,7 @@ class PlainGame:
         """
         s = self.session
         reason = " " + _("(R6.1: a table-talk discard is owed)") if s.state.penalty_due else ""
-        self.say("")
+        self.hide_hand()
         self.say(
             _("Pass the keyboard to {who}{reason}. Everyone else: look away.").format(
                 who=s.seat_label(seat), reason=reason
@@ -178,7 +196,6 @@ class PlainGame:
             self.say("")
             self.say(_("End of input: the game is left unfinished."))
             return False
-        self.say("\n" * 3)
         return True
 
     def run(self) -> int:
@@ -221,14 +238,15 @@ class PlainGame:
                 self.say(_("End of input: the game is left unfinished."))
                 return 0
             self.ok = True
+            moments = len(s.state.history)
             if self.command(line.strip(), seat) == "quit":
                 self.say(_("Game abandoned."))
                 return 0
-            self.bad_lines = 0 if self.ok else self.bad_lines + 1
+            self.bad_lines = 0 if len(s.state.history) > moments else self.bad_lines + 1
             if self.max_bad_lines is not None and self.bad_lines >= self.max_bad_lines:
                 self.say(
                     _(
-                        "Stopped: {n} lines in a row could not be played, and the input is "
+                        "Stopped: {n} lines in a row made no move, and the input is "
                         "not a terminal. The game is left unfinished."
                     ).format(n=self.bad_lines)
                 )
@@ -259,9 +277,15 @@ class PlainGame:
         elif word == "hand":
             self.say(status_text(s, seat))
         elif word == "moves":
-            self.say(_("Legal moves:"))
-            for line in group_moves(s.state.legal_actions(seat), s.state.hand(seat)):
-                self.say("  " + line)
+            self.say_moves(seat)
+        elif word in ("space", "at"):
+            try:
+                self.say(space_text(s.state, seat, parse_cell(rest.strip())))
+            except ValueError:
+                self.say(_("usage: space CELL (a column a-j, then a row 0-9: e4)"))
+                self.ok = False
+        elif word == "threats":
+            self.say(threats_text(s.state))
         elif word == "discards":
             self.say(discards_text(s.state))
         elif word == "log":
@@ -321,12 +345,16 @@ class PlainGame:
             self.ok = False
             return
         card = action.card if action.kind in ("wild", "remove") else None
+        before, since = s.state.hand(seat), len(s.state.history)
         try:
             self._echo(s.apply(int(action), seat, card))
         except IllegalActionError as exc:
             self.say(error_text(exc, card))
             self.ok = False
             return
+        drawn = drawn_cards(before, s.state, seat, since)
+        if drawn:  # the person who moved still has the keyboard: only they see it
+            self.say(_("You drew {cards}.").format(cards=" ".join(card_name(c) for c in drawn)))
         self._echo(s.step_bots())
 
     def _unreadable(self, text: str, seat: int, exc: ValueError) -> str:
@@ -357,7 +385,9 @@ def run_plain_replay(path: str | Path, stdin: TextIO, stdout: TextIO, budget: Bu
     try:
         model = ReplayModel(str(path))
     except RecordError as exc:
-        stdout.write(_("cannot replay {path}: {error}").format(path=path, error=record_message(exc)) + "\n")
+        stdout.write(
+            _("cannot replay {path}: {error}").format(path=path_text(path), error=record_message(exc)) + "\n"
+        )
         return 2
     if not model.final.ok:
         error = replay_message(model.final.rule, model.final.error)

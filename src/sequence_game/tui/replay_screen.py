@@ -120,12 +120,17 @@ class ReplayScreen(Screen[GameAnalysis | None]):
         board.can_focus = False  # arrows step through the record here, not the cursor
         board.playable = False
         board.blur()
+        board.fit_terminal(self.app.size.width, self.app.size.height)
         self.query_one("#replay-side").can_focus = False
         if self.analysis is not None:
             self.show_analysis(self.analysis)
         self.show(self.model.goto(0))
         if self.analyse_at_once and self.analysis is None:
             self.action_analyse()
+
+    def on_resize(self) -> None:
+        """The board grows with the terminal, as the game's does (it stayed narrow at 120x40)."""
+        self.query_one(BoardView).fit_terminal(self.app.size.width, self.app.size.height)
 
     # ------------------------------------------------------------ stepping
 

@@ -8,11 +8,13 @@ Each rule is one paragraph without line breaks: the rules screen wraps it to the
 from __future__ import annotations
 
 import textwrap
-
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from ..i18n import _, translate_rows
+
+if TYPE_CHECKING:
+    from rich.table import Table
+    from rich.text import Text
 
 TITLE = "SEQUENCE - THE RULES IN BRIEF (numbers as in the rule book)"
 
@@ -131,6 +133,8 @@ def rules_plain(width: int = 80) -> str:
 
 
 def _grid(rows: tuple[tuple[str, str], ...], indent_subrules: bool = False) -> Table:
+    from rich.table import Table
+
     grid = Table.grid(padding=(0, 1), expand=True)
     grid.add_column(no_wrap=True, style="bold")
     grid.add_column(ratio=1)
@@ -142,7 +146,11 @@ def _grid(rows: tuple[tuple[str, str], ...], indent_subrules: bool = False) -> T
 
 
 def rules_renderables() -> list[Text | Table]:
-    """The rules screen: the rules, the keys and the marks, each a grid that wraps to any width."""
+    """The rules screen: the rules, the keys and the marks, each a grid that wraps to any width.
+
+    Rich loads here, not at import: the plain line mode shares this module and needs no Rich."""
+    from rich.text import Text
+
     return [
         Text(_(TITLE), style="bold"),
         _grid(translate_rows(RULES), indent_subrules=True),

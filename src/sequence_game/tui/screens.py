@@ -81,6 +81,7 @@ class NewGameScreen(Screen[GameSetup | ContinueGame | OpenReplay | None]):
     NewGameScreen Select:focus > SelectCurrent { background: $accent; color: $text; text-style: bold; }
     NewGameScreen Input:focus { background: $accent; color: $text; text-style: bold; }
     NewGameScreen Button:focus { background: $accent; color: $text; text-style: bold reverse; }
+    NewGameScreen #seats:focus { border: double $accent; }
     #setup-error { color: $error; height: auto; }
     #setup-hint { color: $text-muted; height: auto; }
     """
@@ -237,6 +238,11 @@ class NewGameScreen(Screen[GameSetup | ContinueGame | OpenReplay | None]):
         seats = tuple(str(self.query_one(f"#seat-{i}", Select).value) for i in range(players))
         GameConfig(players=players, teams=teams, draw=draw)  # type: ignore[arg-type]
         return GameSetup(players, teams, draw, seed, seats)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the Seed field starts the game, as the hint under the form says."""
+        event.stop()
+        self.action_start()
 
     def action_start(self) -> None:
         try:

@@ -69,11 +69,12 @@ class BoardView(Widget, can_focus=True):
     cursor: reactive[int] = reactive(44)
 
     class CellChosen(Message):
-        """A cell was clicked, or Enter pressed on it."""
+        """A cell was clicked (``by_key`` false), or Enter pressed on it (``by_key`` true)."""
 
-        def __init__(self, cell: int) -> None:
+        def __init__(self, cell: int, by_key: bool = False) -> None:
             super().__init__()
             self.cell = cell
+            self.by_key = by_key
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -112,6 +113,11 @@ class BoardView(Widget, can_focus=True):
         self.styles.height = 1 + SIZE * row_height + 2
         self.refresh()
 
+    def fit_terminal(self, width: int, height: int) -> None:
+        """The board's size for a terminal of ``width`` x ``height``: wider cells from 110 columns,
+        spaced rows from 34 lines (the game and the replay alike)."""
+        self.set_geometry(7 if width >= 110 else 5, 2 if height >= 34 else 1)
+
     def action_move(self, delta: int) -> None:
         row, col = divmod(self.cursor, SIZE)
         if delta in (-1, 1):
@@ -121,7 +127,7 @@ class BoardView(Widget, can_focus=True):
         self.cursor = row * SIZE + col
 
     def action_choose(self) -> None:
-        self.post_message(self.CellChosen(self.cursor))
+        self.post_message(self.CellChosen(self.cursor, by_key=True))
 
     def watch_cursor(self) -> None:
         self.refresh()
@@ -172,12 +178,12 @@ class BoardView(Widget, can_focus=True):
             base = TARGET_BG
             mark, mark_style = "+", "bold #ffe066"
         tail, tail_style = " ", ""
-        if cell == pic.last:  # before the lock: a play that completes a sequence keeps its mark
+        if target and pic.removing:  # what the one-eyed jack may take comes first (the last move
+            tail, tail_style = "×", "bold #ffe066"  # stays underlined)
+        elif cell == pic.last:  # before the lock: a play that completes a sequence keeps its mark
             tail, tail_style = "◂", "bold #ffe066"
         elif locked:
             tail, tail_style = "*", "bold"
-        elif target and pic.removing:
-            tail, tail_style = "×", "bold #ffe066"
         if base == WINNING_STYLE:
             tail_style = "bold"  # the marks keep the lit space's dark ink, so they stay readable
         out = Text(" " * pad, style=base)

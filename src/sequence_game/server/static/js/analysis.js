@@ -5,7 +5,7 @@ import { N_, _ } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { app } from "./state.js";
 import { api } from "./api.js";
-import { teamName } from "./words.js";
+import { moveText, teamName } from "./words.js";
 import { jumpReplay, startReplay, stopPlaying } from "./replay.js";
 
 /** Analyse the game just over: the server runs it in a worker process; we poll its progress. */
@@ -39,8 +39,8 @@ async function analyse() {
 /** The analysis labels (docs/analysis.md), for the catalogue. */
 const LABELS = [N_("missed win"), N_("missed block"), N_("blunder"), N_("mistake")];
 
-/** The mover's best plays with their chances: "5h@e4 61%, kc@e7 55%". */
-const bestPlays = (m) => (m.alternatives || []).map((a) => `${a.move} ${Math.round(a.chance * 100)}%`).join(", ");
+/** The mover's best plays with their chances, worded as the replay words moves: "5♥ on e4 61%, K♣ on e7 55%". */
+const bestPlays = (m) => (m.alternatives || []).map((a) => `${moveText(a.move)} ${Math.round(a.chance * 100)}%`).join(", ");
 
 /** The winning-chances graph (docs/analysis.md): one thick curve, side 0's chance after each action
  * (who is ahead), thin lines for each seat's own view, labelled moves marked and clickable to jump
@@ -71,7 +71,7 @@ export function drawAnalysis(data) {
     if (!m.label) return;
     const frame = frames[m.index], what = LABELS.includes(m.label) ? _(m.label) : m.label;
     let name = _("{what}: {who}, move {n} ({move}), {before}% → {after}%", { what, who: app.replayNames[m.seat], n: m.index + 1,
-      move: m.move, before: Math.round(m.before * 100), after: Math.round(m.after * 100) });
+      move: moveText(m.move), before: Math.round(m.before * 100), after: Math.round(m.after * 100) });
     if (m.alternatives && m.alternatives.length) name += "; " + _("best: {plays}", { plays: bestPlays(m) });
     const go = () => { stopPlaying(); jumpReplay(frame); };
     svg.append(el("circle", { cx: x(i), cy: y(ahead(m)), r: 6, class: `swing s${m.side}`, tabindex: 0, role: "button",

@@ -33,6 +33,7 @@ const ERRORS = {
   in_progress: N_("The record is ready when the game is over."),
   seats_empty: N_("Every seat needs a player or a bot first."),
   hints_off: N_("Hints are not allowed in this room."),
+  hint_not_ready: N_("The hint is not ready yet: ask again in a moment."),
 };
 /** An error in the page's language, with the rule it breaks: the server sends the catalogue message
  * it is worded by (`msgid`) and its `params`; a message from elsewhere (the JSON reader, a record's

@@ -7,7 +7,7 @@ import { app } from "./state.js";
 import { beep } from "./sound.js";
 import { flagOverText, seatName, shortMove, teamName } from "./words.js";
 import { send } from "./socket.js";
-import { act, askHint, isDead, legalFor, renderHand } from "./hand.js";
+import { act, actionWords, askHint, isDead, legalFor, renderHand } from "./hand.js";
 import { drawBoard } from "./board.js";
 import { movesSinceMyTurn } from "./log.js";
 import { muteButton } from "./chat.js";
@@ -37,12 +37,26 @@ export function renderScores(ul, view, names, nowSide) {
 // The turn timer counts down in place: rebuilding the page every second would replace the card or
 // space under a pointer mid-click and restart the last move's ring.
 export function tickTimer() {
+  if (!app.room || $("game").hidden) return;
+  document.querySelectorAll("#status .gone[data-seat]").forEach((div) => { div.textContent = goneWords(app.room.seats[+div.dataset.seat]); });
   const span = document.querySelector("#status .deadline");
-  if (!app.room?.deadline || !span || $("game").hidden) return;
+  if (!app.room.deadline || !span) return;
   const left = timerLeft(app.room);
   span.textContent = _("Timer {s}s", { s: left });
   span.classList.toggle("low", left <= 10);
 }
+
+/** A player whose last tab closed, at once: "Ann left: a bot plays in 0:45" (the grace period's
+ * end, `stand_in_at`, counted down in place), or "Ann left" where no countdown is known. */
+export function goneWords(s) {
+  const who = seatName(s.seat);
+  if (!s.stand_in_at) return _("{who} left", { who });
+  const left = Math.max(0, Math.ceil(s.stand_in_at - Date.now() / 1000));
+  return _("{who} left: a bot plays in {time}", { who, time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
+}
+
+/** Seats of people who are gone and not yet stood in for. */
+export const goneSeats = (room) => room.seats.filter((s) => s.kind === "human" && !s.connected && !s.stand_in);
 
 function timerLeft(room) { return Math.max(0, Math.round(room.deadline - Date.now() / 1000)); }
 
@@ -88,8 +102,11 @@ export function renderGame() {
   }
   parts.push(el("span", { class: "pile", title: _("Cards left in the draw pile") }, _("Pile {n}", { n: v.deck_size })));
   status.replaceChildren(...parts);
+  if (!over) {
+    for (const s of goneSeats(room)) status.append(el("div", { class: "gone", "data-seat": s.seat }, goneWords(s)));
+  }
   if (v.penalty_due.length) {
-    status.append(el("div", { class: "penalty" }, _("Table-talk discards owed by {who} (R6.1)", { who: v.penalty_due.map(seatName).join(", ") })));
+    status.append(el("div", { class: "penalty" }, _("Table-talk discards owed by {who}", { who: v.penalty_due.map(seatName).join(", ") })));
   }
   document.title = (myTurn ? "● " + _("Your turn") + " · " : "") + "Sequence " + room.code;
   if (myTurn && !app.wasMyTurn) { beep([660, 880], 0.1); announce(_("Your turn.")); }
@@ -112,13 +129,11 @@ export function renderGame() {
 
   const buttons = [];
   const seen = new Set();
-  for (const a of v.legal_actions || []) {
-    if (a.id < 352 || seen.has(a.id)) continue;
-    seen.add(a.id);
-    const label = a.id === 404 ? _("Draw a card (R5.3)")
-      : _("Discard {card}", { card: cardLabel(a.name.slice(8)) }) + (v.penalty_due.length ? " (R6.1)" : " (R5.5)");
-    buttons.push(el("button", { type: "button", class: a.id === 404 ? "primary" : "", "data-action": a.id,
-      on: { click: () => act(a.id) } }, label));
+  for (const a of v.legal_actions || []) { // action ids: 352-403 discard a card (R5.5, R6.1), 404 draw (R5.3)
+    if (a < 352 || seen.has(a)) continue;
+    seen.add(a);
+    buttons.push(el("button", { type: "button", class: a === 404 ? "primary" : "", "data-action": a,
+      on: { click: () => act(a) } }, actionWords(a, v.hand || [])));
   }
   if (app.pending) {
     const { action, cell, card } = app.pending;
@@ -151,7 +166,7 @@ export function renderGame() {
         s.kind === "human" && !s.connected ? el("span", { class: "tag away" }, _("away")) : null),
       el("span", { class: "meta" }, ngettext("{n} card", "{n} cards", v.hand_sizes[s.seat])),
       clockSpan(s.seat), muteButton(s),
-      el("span", { class: "history", "aria-label": _("{who}'s plays, newest first", { who: s.name || _("seat {n}", { n: s.seat }) }) },
+      el("span", { class: "history", "aria-label": _("{who}'s plays, newest first", { who: seatName(s.seat) }) },
         ...(history.length ? history : [el("span", { class: "muted" }, _("no plays yet"))])));
   }));
 
@@ -160,7 +175,8 @@ export function renderGame() {
   const teamSize = room.config.players / sides;
   if (teamSize >= 2 && me !== null && !over) {
     for (let side = 0; side < sides; side++) {
-      if (side === mySide) continue;
+      // bots never talk at the table: only a side with a person can be called (the server agrees)
+      if (side === mySide || room.seats.every((s) => s.side !== side || s.kind === "bot")) continue;
       calls.append(el("button", { type: "button", on: { click: () => send({ type: "call", side }) } }, _("Call table talk on {team}", { team: teamName(side) })));
     }
   }
@@ -172,7 +188,7 @@ export function renderGame() {
     } else line.append(_("Waiting for the host."));
     calls.append(line);
   }
-  $("calls-panel").hidden = teamSize < 2;
+  $("calls-panel").hidden = teamSize < 2 || !calls.childElementCount;
 
   const box = $("over");
   box.hidden = !over;
@@ -183,8 +199,8 @@ export function renderGame() {
     if (w !== null) for (let s = w; s < v.players; s += sides) names.push(seatName(s));
     const you = mySide === null ? "" : w === null ? "" : w === mySide ? " " + _("You win!") : " " + _("Better luck next time.");
     $("over-text").textContent = v.termination === "clock" ? flagOverText(room.result, names) + you
-      : w === null ? _("Drawn game (R7.2).")
-        : _("{team} wins (R7.1): {names}.", { team: teamName(w), names: names.join(", ") }) + you;
+      : w === null ? _("Drawn game.")
+        : _("{team} wins: {names}.", { team: teamName(w), names: names.join(", ") }) + you;
     $("record-link").href = `/api/rooms/${room.code}/record`;
     renderOverExtras(room);
     if (!app.over) announce($("over-text").textContent);

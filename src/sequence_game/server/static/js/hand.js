@@ -9,11 +9,18 @@ import { cardWords, teamName } from "./words.js";
 import { send } from "./socket.js";
 import { renderGame } from "./game.js";
 
+/** A move that is not a play on a space, in words: draw, discard or exchange a card of the hand. */
+export function actionWords(n, hand) {
+  const card = hand.find((c) => cardId(c) === (n >= 352 ? n - 352 : n - 300));
+  if (n === 404) return _("Draw a card");
+  if (n >= 300 && card) return n >= 352 ? _("Discard {card}", { card: cardLabel(card) }) : _("Exchange {card}", { card: cardLabel(card) });
+  return String(n);
+}
+
 export function legalFor(card) {
   // The legal actions that use this hand card (R5.1, R5.2, R5.5, R6.1).
   const id = cardId(card), out = [];
-  for (const a of app.view.legal_actions || []) {
-    const n = a.id;
+  for (const n of app.view.legal_actions || []) { // action ids (actions.py)
     if (n < 100 ? app.layout[n] === card : n < 200 ? card === "jd" || card === "jc"
       : n < 300 ? oneEyed(card) : n < 352 ? n - 300 === id : n < 404 ? n - 352 === id : false) out.push(n);
   }
@@ -63,7 +70,7 @@ export function renderHand(v, cards) {
     const slot = el("div", { class: "slot" }, b);
     if (exchange !== undefined) {
       slot.append(el("button", { type: "button", class: "exchange", "data-action": exchange,
-        title: _("Exchange this dead card for a new one (R5.1)"), on: { click: () => act(exchange) } }, _("Exchange")));
+        title: _("Exchange this dead card for a new one"), on: { click: () => act(exchange) } }, _("Exchange")));
     }
     return slot;
   });
@@ -91,9 +98,8 @@ export function askHint() {
 
 export function showHint(msg) {
   app.hint = { ...msg, at: msg.game_version };
-  const named = (app.view?.legal_actions || []).find((a) => a.id === msg.action);
   const move = msg.cell !== null && msg.card ? _("play {card} on {cell}", { card: cardLabel(msg.card), cell: cellName(msg.cell) })
-    : named ? named.name : String(msg.action);
+    : actionWords(msg.action, app.view?.hand || []);
   const why = hintReason(msg);
   $("hint-note").textContent = _("Hint: {move}", { move }) + (why ? " · " + why : "");
   announce($("hint-note").textContent);

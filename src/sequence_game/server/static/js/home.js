@@ -7,6 +7,8 @@ import { saveToken, savedName } from "./state.js";
 import { api } from "./api.js";
 import { clockWords } from "./clocks.js";
 import { startReplay } from "./replay.js";
+import { DEFAULT_LEVEL } from "./words.js";
+import { startWhenConnected } from "./fair.js";
 
 const TEAM_OPTIONS = { 2: [2], 3: [3], 4: [2], 6: [2, 3], 8: [2], 9: [3], 10: [2], 12: [2, 3] };
 
@@ -35,6 +37,7 @@ export function setupHome() {
       location.href = "/r/" + r.code;
     } catch (e) { toast(e.message); }
   });
+  $("bot-now-level").value = DEFAULT_LEVEL;
   $("bot-now-btn").addEventListener("click", playBotNow);
   $("open-refresh").addEventListener("click", loadOpenRooms);
   loadOpenRooms();
@@ -55,15 +58,17 @@ export function setupHome() {
   });
 }
 
-/** "Play a bot now": a private two-seat room, the other seat a bot, the game started at once. */
+/** "Play a bot now": a private two-seat room, the other seat a bot, started by this page once it is
+ * connected, so that its nonce is in the deal (docs/fairness.md). */
 async function playBotNow() {
   const form = $("create-form"), name = form.name.value.trim() || _("Player");
   localStorage.setItem("seq-name", name);
   try {
     const r = await api("POST", "/api/rooms", {
-      name, players: 2, against: $("bot-now-level").value, hints: form.hints.checked,
+      name, players: 2, against: $("bot-now-level").value, hints: form.hints.checked, start: false,
     });
     saveToken(r.code, r.seat, r.token);
+    startWhenConnected(r.code);
     location.href = "/r/" + r.code;
   } catch (e) { toast(e.message); }
 }

@@ -39,11 +39,14 @@ export function ngettext(singular, plural, n, vars) {
   return fill(Array.isArray(forms) && forms[i] ? forms[i] : i ? plural : singular, { n, ...vars });
 }
 
+/** The release this module came with (`?v=...`, server/static_files.py): the catalogue is cached with it. */
+const VERSION = new URL(import.meta.url).search;
+
 export async function loadLanguage(lang) {
   i18n.lang = lang; i18n.messages = {};
   if (lang !== "en") {
     try {
-      const res = await fetch(`/static/i18n/${lang}.json`);
+      const res = await fetch(`/static/i18n/${lang}.json${VERSION}`);
       i18n.messages = (await res.json()).messages;
     } catch { i18n.lang = "en"; }
   }

@@ -34,5 +34,5 @@ export function onKey(ev) {
       const first = document.querySelector("#board .cell.target") || document.querySelector("#board .cell.preview");
       if (first) focusCell(+first.dataset.cell);
     }
-  } else if (ev.key === "d" && app.view.legal_actions.some((a) => a.id === 404)) act(404);
+  } else if (ev.key === "d" && app.view.legal_actions.includes(404)) act(404);
 }

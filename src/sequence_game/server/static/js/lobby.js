@@ -4,7 +4,7 @@ import { $, badge, el, toast } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
 import { app, saveToken, savedName } from "./state.js";
 import { api } from "./api.js";
-import { LEVEL_WORD, seatName, teamName } from "./words.js";
+import { DEFAULT_LEVEL, LEVEL_WORD, seatName, teamName } from "./words.js";
 import { connect, send } from "./socket.js";
 import { clockWords, syncClockForm } from "./clocks.js";
 
@@ -26,7 +26,10 @@ export function renderLobby() {
     $("fair-lobby").replaceChildren(_("Fair deal: the server has committed to a secret seed. Its SHA-256 commitment:") + " ",
       el("code", { class: "hash" }, fair.commitment));
   }
-  $("seat-form").hidden = mine !== null;
+  // a spectator is asked to sit only while a seat is free; in a full lobby they are told they watch
+  const anyFree = room.seats.some((s) => s.kind === "empty");
+  $("seat-form").hidden = mine !== null || !anyFree;
+  $("full-note").hidden = mine !== null || anyFree;
   if (mine === null && !$("seat-name").value) $("seat-name").value = savedName();
   const items = room.seats.map((s) => {
     const empty = s.kind === "empty";
@@ -62,9 +65,12 @@ export function renderLobby() {
     ? ngettext("Fill {n} free seat (people or bots) to start.", "Fill {n} free seats (people or bots) to start.", free)
     : _("Everyone is here.");
   const sel = $("bot-level");
-  if (sel.options.length !== room.bots.length) {
-    const level = room.levels || {};
-    sel.replaceChildren(...room.bots.map((b) => el("option", { value: b }, level[b] ? `${LEVEL_WORD[level[b]] ? _(LEVEL_WORD[level[b]]) : level[b]} (${b})` : b)));
+  // the levels people are offered, by their names in the page's language (the server maps each to
+  // its bot); the same default as "Play a bot now"
+  const offered = Object.keys(LEVEL_WORD).filter((l) => Object.values(room.levels || {}).includes(l));
+  if (sel.options.length !== offered.length) {
+    sel.replaceChildren(...offered.map((l) => el("option", { value: l }, _(LEVEL_WORD[l]))));
+    sel.value = offered.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : offered[0];
   }
 }
 

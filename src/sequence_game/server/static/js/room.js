@@ -9,7 +9,7 @@ import { describe } from "./words.js";
 import { setConn } from "./socket.js";
 import { renderLobby } from "./lobby.js";
 import { showHint } from "./hand.js";
-import { renderGame } from "./game.js";
+import { goneSeats, goneWords, renderGame } from "./game.js";
 import { addLog } from "./log.js";
 import { addChat, hideMutedChat, restoreSpectatorMutes, saveSpectatorMutes } from "./chat.js";
 import { contributeNonce, noteCommitment } from "./fair.js";
@@ -23,7 +23,9 @@ export function receive(msg) {
       toast(_("There is no room {code}. Create one, or check the link.", { code: app.code }));
       return;
     }
-    if ($("hint-note")) $("hint-note").textContent = "";
+    // a hint not ready yet says so where the hint would be, never a move nobody judged
+    $("hint-note").textContent = msg.code === "hint_not_ready" ? errorText(msg) : "";
+    if (msg.code === "hint_not_ready") announce(errorText(msg));
     toast(errorText(msg));
     return;
   }
@@ -35,6 +37,17 @@ export function receive(msg) {
   }
   if (msg.type === "nonce_request") return contributeNonce(msg);
   if (msg.type === "hint") return showHint(msg);
+  if (msg.type === "presence") {
+    // who is connected changed (a tab closed, a guest sat down): shown at once, no event logged
+    if (!app.room) return;
+    const before = new Set(goneSeats(app.room).map((s) => s.seat));
+    for (const p of msg.seats) Object.assign(app.room.seats[p.seat] || {}, { connected: p.connected, stand_in_at: p.stand_in_at });
+    if (app.room.status === "playing") {
+      for (const s of goneSeats(app.room)) if (!before.has(s.seat) && s.seat !== app.seat) announce(goneWords(s));
+    }
+    render();
+    return;
+  }
   if (msg.type === "welcome" || msg.type === "state") {
     app.version = msg.version;
     app.seat = msg.you.seat; app.host = msg.you.host;

@@ -13,14 +13,27 @@ const SUIT_WORD = { s: N_("spades"), h: N_("hearts"), d: N_("diamonds"), c: N_("
 export const cardWords = (name) => (name === "jk" ? _("corner")
   : _("{rank} of {suit}", { rank: RANK_WORD[name[0]] ? _(RANK_WORD[name[0]]) : rankLabel(name), suit: _(SUIT_WORD[name[1]]) }));
 export const LEVEL_WORD = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), expert: N_("expert") };
+/** The level both the lobby's "Add bot" and "Play a bot now" offer first. */
+export const DEFAULT_LEVEL = "hard";
+/** A level (or a bot the room's `levels` maps to one) in the page's language; a bot offered by its
+ * own name only (an API client's choice) keeps that name. */
+export function levelWord(bot) {
+  const level = LEVEL_WORD[bot] ? bot : app.room?.levels?.[bot];
+  return level && LEVEL_WORD[level] ? _(LEVEL_WORD[level]) : bot;
+}
 /** Why the server played a seat's move (an action event's `auto`). */
 const AUTO_WORD = { turn_timer: N_("turn timer"), stand_in: N_("a bot stands in") };
-/** A bot's name in the page's language ("heuristic bot"): the bot's own name is the same everywhere. */
-const botName = (bot) => _("{bot} bot", { bot });
+/** A bot's name in the page's language, by its level: "Bot (hard)", or with two bots or more at
+ * the table, numbered in seat order so that each is told apart: "Bot 1 (easy)", "Bot 2 (easy)". */
+function botName(s) {
+  const bots = app.room.seats.filter((b) => b.kind === "bot"), level = levelWord(s.bot_level);
+  return bots.length < 2 ? _("Bot ({level})", { level })
+    : _("Bot {n} ({level})", { n: bots.findIndex((b) => b.seat === s.seat) + 1, level });
+}
 
 export function seatName(i) {
   const s = app.room?.seats[i];
-  return s && s.kind === "bot" && s.bot_level ? botName(s.bot_level) : s && s.name ? s.name : _("seat {n}", { n: i });
+  return s && s.kind === "bot" && s.bot_level ? botName(s) : s && s.name ? s.name : _("seat {n}", { n: i });
 }
 
 /** An event (a websocket event or a replay frame's step) in words with names: "Ann plays 7♥ on c3".
@@ -33,20 +46,20 @@ export function describe(e, nameOf = seatName) {
     text = moveWords(nameOf(e.seat), e.action);
     if (e.auto) text += " " + _("(played by the server: {why})", { why: AUTO_WORD[e.auto] ? _(AUTO_WORD[e.auto]) : e.auto });
   } else if (e.kind === "deal") text = _("The deal");
-  else if (e.kind === "penalty") text = _("table talk upheld against {team} (R6.1)", { team: teamName(e.side) });
+  else if (e.kind === "penalty") text = _("table talk upheld against {team}", { team: teamName(e.side) });
   else if (e.kind === "seat") {
     const side = app.room?.seats[e.seat]?.side, team = side === undefined ? "" : ` (${teamName(side)})`;
     text = e.occupant === "empty" ? _("Seat {n}{team} is free", { n: e.seat, team })
-      : e.occupant === "bot" ? _("A {level} bot takes seat {n}{team}", { level: e.level, n: e.seat, team })
+      : e.occupant === "bot" ? _("A {level} bot takes seat {n}{team}", { level: levelWord(e.level), n: e.seat, team })
         : _("{who} takes seat {n}{team}", { who: e.name, n: e.seat, team });
   } else if (e.kind === "config") text = _("house rules: {rules}", { rules: rulesWords(e.rules || {}) });
   else if (e.kind === "seed") {
     text = _("the server commits to a secret seed for a fair deal (SHA-256 {hash}…)", { hash: String(e.commitment).slice(0, 16) });
-  } else if (e.kind === "start") text = _("{dealer} deals (R4.1); {first} starts (R4.3)", { dealer: nameOf(e.dealer), first: nameOf(e.first) });
-  else if (e.kind === "call") text = _("{who} calls table talk against {team} (R6.1)", { who: nameOf(e.seat), team: teamName(e.side) });
+  } else if (e.kind === "start") text = _("{dealer} deals; {first} starts", { dealer: nameOf(e.dealer), first: nameOf(e.first) });
+  else if (e.kind === "call") text = _("{who} calls table talk against {team}", { who: nameOf(e.seat), team: teamName(e.side) });
   else if (e.kind === "rule") {
-    text = e.uphold ? _("the host upholds the call: each player of {team} discards a card (R6.1)", { team: teamName(e.side) })
-      : _("the host dismisses the call against {team} (R6.2)", { team: teamName(e.side) });
+    text = e.uphold ? _("the host upholds the call: each player of {team} discards a card", { team: teamName(e.side) })
+      : _("the host dismisses the call against {team}", { team: teamName(e.side) });
   } else if (e.kind === "away") text = _("{who} is away: a bot plays for them", { who: nameOf(e.seat) });
   else if (e.kind === "back") text = _("{who} is back", { who: nameOf(e.seat) });
   else if (e.kind === "flag") text = flagWords(e, nameOf);
@@ -66,16 +79,16 @@ function moveWords(who, a) {
   return a === "draw" ? _("{who} draws", { who }) : `${who}: ${a}`;
 }
 
-/** A table note of a move (docs/server.md: `{kind, ...}`), with its rule. */
+/** A table note of a move (docs/server.md: `{kind, ...}`) in words: players read no rule numbers. */
 function noteWords(n, nameOf) {
-  if (n.kind === "pass") return _("{who} passes with an empty hand (R5.5)", { who: nameOf(n.seat) });
-  if (n.kind === "lost_draw") return _("{who} loses a draw (R5.3)", { who: nameOf(n.seat) });
-  if (n.kind === "reshuffle") return _("the discard piles are shuffled into a new draw pile of {n} cards (R5.4)", { n: n.cards });
+  if (n.kind === "pass") return _("{who} passes with an empty hand", { who: nameOf(n.seat) });
+  if (n.kind === "lost_draw") return _("{who} loses a draw", { who: nameOf(n.seat) });
+  if (n.kind === "reshuffle") return _("the discard piles are shuffled into a new draw pile of {n} cards", { n: n.cards });
   if (n.kind === "sequence") {
-    return ngettext("{team} completes {n} sequence (R3.2)", "{team} completes {n} sequences (R3.2)", n.made, { team: teamName(n.side) });
+    return ngettext("{team} completes {n} sequence", "{team} completes {n} sequences", n.made, { team: teamName(n.side) });
   }
-  if (n.kind === "win") return _("{team} wins (R7.1)", { team: teamName(n.side) });
-  if (n.kind === "drawn") return _("the game is drawn: a full round without a play (R7.2)");
+  if (n.kind === "win") return _("{team} wins", { team: teamName(n.side) });
+  if (n.kind === "drawn") return _("the game is drawn: a full round without a play");
   return n.kind; // a note this page does not know yet: its code
 }
 
@@ -100,6 +113,17 @@ export function flagOverText(r, names) {
   const who = seatName(r.seat);
   return r.winner === null ? _("{who} ran out of time: {team} loses; the other sides draw.", { who, team: teamName(r.loser) })
     : _("{who} ran out of time: {team} wins on time: {names}.", { who, team: teamName(r.winner), names: names.join(", ") });
+}
+
+/** A move's notation as the replay words it, without a name: "2♥ on e5", "J♠ removes the chip on
+ * d5", "dead 7♥", "discard 7♥", "draw" (the analysis lists moves so, never as "2h@e5"). */
+export function moveText(a) {
+  let m;
+  if ((m = /^(\w\w)@([a-j]\d)$/.exec(a))) {
+    return oneEyed(m[1]) ? _("{card} removes the chip on {cell}", { card: cardLabel(m[1]), cell: m[2] })
+      : _("{card} on {cell}", { card: cardLabel(m[1]), cell: m[2] });
+  }
+  return shortMove(a);
 }
 
 /** A move in a few characters, for the hand history: "7♥ d5", "J♠ ✕d5", "dead 7♥", "draw". */
