@@ -175,7 +175,9 @@ def test_ctrl_c_reports_the_finished_games_and_keeps_their_records(tmp_path: Pat
 
 def test_a_mirror_match_tells_the_seats_apart(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Issue 45: ``--bots hard,hard`` is the baseline for seat and luck effects; it was refused."""
-    out = _run_cli(capsys, "--bots", "greedy,greedy", "--games", "4", "--seed", "2", "--records", str(tmp_path))
+    out = _run_cli(
+        capsys, "--bots", "greedy,greedy", "--games", "4", "--seed", "2", "--records", str(tmp_path)
+    )
     assert out["pairs"][0]["bots"] == ["greedy#1", "greedy#2"]
     pair = out["pairs"][0]
     assert pair["wins"]["greedy#1"] + pair["wins"]["greedy#2"] + pair["draws"] == 4

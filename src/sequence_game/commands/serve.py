@@ -77,6 +77,16 @@ def add_parser(sub: Any) -> None:
             "(default %(default)s)"
         ),
     )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help=_(
+            "a reverse proxy whose X-Forwarded-For or X-Real-IP names the client: an address or a "
+            "network, repeatable or a comma list (default: none; the socket's peer is the client)"
+        ),
+    )
     p.add_argument("--log-level", default="info", help=_("uvicorn log level (default %(default)s)"))
     p.set_defaults(run=run)
 
@@ -110,6 +120,18 @@ def parse_limits(pairs: list[str], bot_workers: int) -> Any:
     return Limits(**values)
 
 
+def trusted_proxies(values: list[str]) -> list[str]:
+    """``--trusted-proxy`` values, each an address or a network (or a comma list of them)."""
+    from ..server.forwarded import parse_proxies
+
+    try:
+        return [str(network) for network in parse_proxies(values)]
+    except ValueError as exc:
+        raise SystemExit(
+            _("--trusted-proxy {value}: not an address or a network").format(value=repr(str(exc)))
+        ) from None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -124,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
             )
         ) from None
     limits = parse_limits(args.limit, args.bot_workers)
+    proxies = trusted_proxies(args.trusted_proxy)
     url = database_url(args.db)
     if args.workers < 1:
         raise SystemExit(_("--workers must be at least 1"))
@@ -144,6 +167,9 @@ def run(args: argparse.Namespace) -> int:
         # browsers offer permessage-deflate; off, the server declines it (docs/server.md, Capacity)
         "ws_per_message_deflate": args.ws_compression == "on",
         "ws": PROTOCOL,  # uvicorn's own, freed when its connection is lost (server/ws_protocol.py)
+        # the app reads forwarded addresses, from --trusted-proxy only (server/forwarded.py);
+        # uvicorn's own reading trusted X-Forwarded-For from 127.0.0.1 by default
+        "proxy_headers": False,
     }
     if args.workers > 1:
         # uvicorn binds the socket once and spawns the workers, each building its app from an
@@ -159,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
                 "limit": args.limit,
                 "bot_workers": args.bot_workers,
                 "api_docs": args.api_docs,
+                "trusted_proxies": proxies,
             }
         )
         uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, **served)
@@ -170,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
         limits=limits,
         api_docs=args.api_docs,
         cluster=args.cluster,
+        trusted_proxies=proxies,
     )
     uvicorn.run(app, **served)
     return 0
@@ -193,4 +221,5 @@ def worker_app() -> Any:
         api_docs=cfg["api_docs"],
         migrate=False,
         cluster=True,
+        trusted_proxies=cfg.get("trusted_proxies", []),
     )

@@ -16,7 +16,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 
 from .. import __version__
 from ..board import LAYOUT
@@ -35,6 +36,7 @@ from ..records import MAX_RECORD_BYTES, RecordError, load, parse_record
 from .analysis_jobs import AnalysisJobs
 from .cluster import Cluster
 from .fair_rooms import finished_record
+from .forwarded import ClientAddress
 from .http_guard import BodyLimit, SecurityHeaders
 from .json_text import encode
 from .limits import Limits
@@ -68,10 +70,13 @@ def create_app(
     limits: Limits | None = None,
     api_docs: bool = False,
     cluster: bool = False,
+    trusted_proxies: Sequence[str] = (),
 ) -> FastAPI:
     """A server over ``store``; ``bot_delay`` pauses before each bot move so people can follow.
 
-    ``api_docs``: serve ``/docs`` and ``/openapi.json`` (off by default: they map the attack surface)."""
+    ``api_docs``: serve ``/docs`` and ``/openapi.json`` (off by default: they map the attack surface).
+    ``trusted_proxies``: addresses or networks whose ``X-Forwarded-For`` / ``X-Real-IP`` name the
+    client (:mod:`.forwarded`); from anyone else the socket's peer is the client."""
     limits = limits or Limits()
     manager = RoomManager(
         store,
@@ -101,6 +106,7 @@ def create_app(
         BodyLimit, limit_for=lambda path: MAX_UPLOAD if path == "/api/replay" else limits.max_body
     )
     app.add_middleware(SecurityHeaders, no_csp=DOCS_PATHS if api_docs else frozenset())
+    app.add_middleware(ClientAddress, trusted=trusted_proxies)  # outermost: every part sees the client
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -148,9 +154,14 @@ def create_app(
     for error in unreachable_errors():
         app.add_exception_handler(error, _database_down)
 
-    async def room_or_404(code: str) -> Room:
+    async def room_or_404(code: str, request: Request) -> Room:
+        """The room, or 404; a code that does not exist costs the client a guess, and a client out
+        of guesses is refused (429) whether the room exists or not (:mod:`.shared_limits`)."""
+        client = _client(request)
+        manager.shared.check_guesses(client)
         room = await manager.get(code)
         if room is None:
+            await manager.shared.missed(client)
             raise ProtocolError("unknown_room", N_("no room {code}"), params={"code": code})
         return room
 
@@ -186,7 +197,7 @@ def create_app(
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
-        room, token = await manager.create(body, request.client.host if request.client else "")
+        room, token = await manager.create(body, _client(request))
         return {"code": room.code, "seat": body.seat, "token": token, "room": room_public(room)}
 
     @app.get("/api/rooms")
@@ -195,29 +206,29 @@ def create_app(
         return {"rooms": manager.open_rooms() if open else []}
 
     @app.post("/api/rooms/{code}/hint")
-    async def hint(code: str, body: HintRequest) -> dict[str, Any]:
+    async def hint(code: str, body: HintRequest, request: Request) -> dict[str, Any]:
         """The strongest bot's play for the token's seat (rooms created with ``hints``)."""
-        room = await room_or_404(code)
+        room = await room_or_404(code, request)
         seat = manager.seat_of_token(room, body.token)
         if seat is None:
             raise ProtocolError("bad_token", N_("this token holds no seat in this room"))
         return await manager.hint(room, seat)
 
     @app.get("/api/rooms/{code}")
-    async def get_room(code: str) -> dict[str, Any]:
-        return manager.public(await room_or_404(code))
+    async def get_room(code: str, request: Request) -> dict[str, Any]:
+        return manager.public(await room_or_404(code, request))
 
     @app.post("/api/rooms/{code}/seats/{seat}", status_code=201)
-    async def join(code: str, seat: int, body: JoinSeat) -> dict[str, Any]:
-        room = await room_or_404(code)
+    async def join(code: str, seat: int, body: JoinSeat, request: Request) -> dict[str, Any]:
+        room = await room_or_404(code, request)
         token = await manager.take_seat(room, seat, body.name)
         return {"code": room.code, "seat": seat, "token": token}
 
     @app.get("/api/rooms/{code}/record")
-    async def record(code: str, game: int | None = None) -> Response:
+    async def record(code: str, request: Request, game: int | None = None) -> Response:
         """A finished game's record (``game``: its number in the room's match; default the one
         just over), with the fairness block that ``sequence verify`` checks."""
-        room = await room_or_404(code)
+        room = await room_or_404(code, request)
         async with room.lock:
             number, data = finished_record(room, game)
         name = f"sequence-{room.code}" + (f"-{number + 1}" if number else "")
@@ -228,8 +239,8 @@ def create_app(
         )
 
     @app.get("/api/rooms/{code}/replay")
-    async def room_replay(code: str, game: int | None = None) -> dict[str, Any]:
-        room = await room_or_404(code)
+    async def room_replay(code: str, request: Request, game: int | None = None) -> dict[str, Any]:
+        room = await room_or_404(code, request)
         async with room.lock:
             number, data = finished_record(room, game)
         return {
@@ -240,17 +251,17 @@ def create_app(
         }
 
     @app.post("/api/rooms/{code}/analysis", status_code=202)
-    async def start_analysis(code: str, game: int | None = None) -> dict[str, Any]:
+    async def start_analysis(code: str, request: Request, game: int | None = None) -> dict[str, Any]:
         """Analyse a finished game in a worker process (``docs/analysis.md``); poll with GET."""
-        room = await room_or_404(code)
+        room = await room_or_404(code, request)
         async with room.lock:
             number, data = finished_record(room, game)
         job = analyses.start((room.code, number), data)
         return {"game": number, **job.public()}
 
     @app.get("/api/rooms/{code}/analysis")
-    async def analysis(code: str, game: int | None = None) -> dict[str, Any]:
-        room = await room_or_404(code)
+    async def analysis(code: str, request: Request, game: int | None = None) -> dict[str, Any]:
+        room = await room_or_404(code, request)
         async with room.lock:
             number, _data = finished_record(room, game)
         job = analyses.get((room.code, number))
@@ -287,12 +298,20 @@ def create_app(
     @app.websocket("/ws/{code}")
     async def socket(ws: WebSocket, code: str) -> None:
         await ws.accept()
+        client = _client(ws)
         try:
+            manager.shared.check_guesses(client)  # out of guesses: refused, found or not
             room = await manager.get(code)
+            if room is None:
+                await manager.shared.missed(client)  # a guess spent, or refused if none is left
         except unreachable_errors() as exc:
             log.warning("database unavailable: %s", _first_line(exc))
             await ws.send_json(UNAVAILABLE.to_dict())
             await ws.close(code=1013)  # try again later
+            return
+        except ProtocolError as exc:
+            await ws.send_json(exc.to_dict())
+            await ws.close(code=4429)
             return
         if room is None:
             await ws.send_json(
@@ -389,6 +408,11 @@ async def _serve_socket(
             ).to_dict()
             reply["version"] = room.version
             conn.send(reply)
+
+
+def _client(conn: HTTPConnection) -> str:
+    """The client's address (the peer's, or a trusted proxy's word for it: :mod:`.forwarded`)."""
+    return conn.client.host if conn.client else ""
 
 
 def _first_line(exc: BaseException) -> str:

@@ -1,12 +1,14 @@
-"""Bot thinking off the event loop: a bounded pool of processes, a fair share for every room, and
-a cap on the thinking one room may use.
+"""Bot thinking off the event loop: a bounded pool of processes, a fair share for every room and
+every address, and a cap on the thinking one room may use.
 
 Thinking in a thread held the interpreter lock, so six rooms of search bots slowed every other
 room's moves by a hundredfold. Here a search bot thinks in a separate process; each room has at
-most one job in the pool at a time (its bots act one after another), and the pool's slots are
-handed out first come, first served, so rooms take turns: none can crowd out another. A room
-that has used its budget of thinking (``Limits.room_bot_seconds``) gets instant moves instead.
-The easy bot (``random``) costs microseconds and runs in place.
+most one job in the pool at a time (its bots act one after another), and a freed slot goes to
+the address (the room's creator, :attr:`BotRunner.owners`) served longest ago
+(:class:`.fair_share.FairSlots`), so addresses take turns and, within one, its rooms do: ten rooms
+opened from one address cannot crowd out another's. A room that has used its budget of thinking
+(``Limits.room_bot_seconds``) gets instant moves instead. The easy bot (``random``) costs
+microseconds and runs in place.
 
 >>> from sequence_game import GameConfig, new_game
 >>> state = new_game(GameConfig(players=2), seed=1)
@@ -33,6 +35,7 @@ from ..analysis.threads import ONE_THREAD
 from ..bots import Limit, available_bots, make_bot, table_spec
 from ..views import PlayerView
 from .children import BOT_NICE, leave_with_parent
+from .fair_share import FairSlots
 
 if TYPE_CHECKING:
     from ..evaluator.advice import Advice
@@ -98,7 +101,10 @@ class BotRunner:
         self.room_budget = room_budget
         self._rng = rng
         self._pool: Executor | None = None
-        self._slots: asyncio.Semaphore | None = None
+        self._slots = FairSlots(self.workers)
+        self.owners: dict[str, str] = {}
+        """Who each room belongs to for its share of the pool (its creator's address, by room
+        code); a room not listed (loaded from the store) is its own owner."""
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -115,12 +121,13 @@ class BotRunner:
         return self._pool
 
     async def choose(
-        self, level: str, view: PlayerView, spent: float, seconds: float | None = None
+        self, level: str, view: PlayerView, spent: float, seconds: float | None = None, *, room: str = ""
     ) -> tuple[int, float]:
         """An action for ``view`` by a bot of ``level``, and the seconds of thinking it used.
 
         ``spent``: the room's thinking so far. ``seconds``: a fixed budget instead of the server's
-        (hints). A failing or overrunning bot, or a room over its budget, gets :func:`instant_action`."""
+        (hints). ``room``: its code, for its owner's turn in the pool. A failing or overrunning
+        bot, or a room over its budget, gets :func:`instant_action`."""
         if level not in available_bots():
             level = "random"
         left = self.room_budget - spent
@@ -130,7 +137,7 @@ class BotRunner:
         try:
             # generous: the first job also waits for the pool's process to start
             return await self._in_pool(
-                seconds * 2 + 10, think_in_worker, level, self._rng.getrandbits(32), view, seconds
+                seconds * 2 + 10, room, think_in_worker, level, self._rng.getrandbits(32), view, seconds
             )
         except PoolUnavailable:  # a pool that cannot start must not stop the game
             return instant_action(view, self._rng), 0.0
@@ -138,35 +145,35 @@ class BotRunner:
             log.warning("bot %s failed (%r): a random legal move instead", level, exc.__cause__)
             return instant_action(view, self._rng), seconds
 
-    async def advise(self, view: PlayerView, timeout: float = 30) -> Advice | None:
+    async def advise(self, view: PlayerView, timeout: float = 30, *, room: str = "") -> Advice | None:
         """The evaluator's hint for ``view``, worked out in the pool (its NumPy work stays off the
         event loop); ``None`` if the pool fails or takes over ``timeout`` seconds (the first job
         also waits for the pool's process to start and load NumPy; it goes on, so the next is quick)."""
         try:
-            return await self._in_pool(timeout, advise_in_worker, view, self._rng.getrandbits(32))
+            return await self._in_pool(timeout, room, advise_in_worker, view, self._rng.getrandbits(32))
         except PoolUnavailable:
             return None
         except PoolJobFailed as exc:
             log.warning("hint failed (%r)", exc.__cause__)
             return None
 
-    async def _in_pool(self, timeout: float, job: Callable[..., T], *args: Any) -> T:
-        """``job(*args)`` in a pool process, a slot held until the process is really done (FIFO:
-        rooms waiting for a slot are served in turn). Raises :class:`PoolUnavailable` if the pool
-        cannot take it, :class:`PoolJobFailed` if it fails or takes over ``timeout`` seconds."""
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.workers)
-        await self._slots.acquire()
+    async def _in_pool(self, timeout: float, room: str, job: Callable[..., T], *args: Any) -> T:
+        """``job(*args)`` for ``room`` in a pool process, a slot held until the process is really
+        done (owners take turns for the slots: :class:`.fair_share.FairSlots`). Raises
+        :class:`PoolUnavailable` if the pool cannot take it, :class:`PoolJobFailed` if it fails or
+        takes over ``timeout`` seconds."""
+        owner = self.owners.get(room) or room
+        slots = self._slots
+        await slots.acquire(owner)
         try:
             future = asyncio.get_running_loop().run_in_executor(self._executor(), job, *args)
         except Exception as exc:
-            self._slots.release()
+            slots.release(owner)
             log.exception("bot pool unavailable")
             self._reset()
             raise PoolUnavailable from exc
         # the slot is freed when the process is really done, even if we stop waiting for it
-        slots = self._slots
-        future.add_done_callback(lambda _f: slots.release())
+        future.add_done_callback(lambda _f: slots.release(owner))
         try:
             return await asyncio.wait_for(asyncio.shield(future), timeout=timeout)
         except asyncio.CancelledError:

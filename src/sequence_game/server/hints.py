@@ -57,7 +57,7 @@ class Hints:
             raise ProtocolError("rate_limited", N_("a hint is already being worked out"))
         self._hinting.add(key)
         try:
-            advice = await self.bots.advise(view, HINT_WAIT)
+            advice = await self.bots.advise(view, HINT_WAIT, room=room.code)
         finally:
             self._hinting.discard(key)
         if advice is None or advice.action not in view.legal_actions:

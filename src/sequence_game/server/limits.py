@@ -71,6 +71,10 @@ class Limits:
     rooms_per_minute: float = 20.0
     """Rooms one client address may create per minute after its burst."""
     rooms_burst: int = 10
+    guesses_per_minute: float = 20.0
+    """Room codes that do not exist one client address may look up per minute after its burst
+    (HTTP and websockets; past it every look-up by code is refused, found or not)."""
+    guesses_burst: int = 20
     max_body: int = 16 * 1024
     """Request bodies above this are refused (413) unread; the record upload has its own limit."""
     hello_seconds: float = 10.0

@@ -41,13 +41,14 @@ from .commands import HANDLERS, gather
 from .eviction import evictable, expired
 from .fair_rooms import seed_event
 from .hints import Hints
-from .limits import Limits, TokenBucket
+from .limits import Limits
 from .memory import MemoryKeeper
 from .presence import Presence
 from .protocol import CreateRoom, Hello, Hint, Ping, ProtocolError
 from .room_state import Room
-from .rooms import CODE_ALPHABET, CODE_LENGTH, fold, need_state, rebuild
+from .rooms import CODE_ALPHABET, CODE_LENGTH, PRIVATE_CODE_LENGTH, fold, need_state, rebuild
 from .seats import Connection, Seat, bot_seat, detach, hash_token
+from .shared_limits import SharedLimits, client_key
 from .store import EventRow, Store
 from .turns import Turns
 from .workers import Workers
@@ -56,6 +57,9 @@ log = logging.getLogger(__name__)
 
 #: The most open rooms ``GET /api/rooms?open=1`` lists.
 OPEN_ROOMS_SHOWN = 50
+#: How many times a chat line that lost its number to another worker's event is committed again
+#: after catching up (a line depends on nothing in the room, so it simply follows them).
+CHAT_TRIES = 8
 
 
 class RoomManager:
@@ -84,7 +88,8 @@ class RoomManager:
             room_budget=self.limits.room_bot_seconds,
             rng=self._rng,
         )
-        self._creators: dict[str, TokenBucket] = {}
+        self.shared = SharedLimits(store, self.limits)
+        """Rooms created and codes guessed per address, counted in the store for every worker."""
         self._sweeper: asyncio.Task[None] | None = None
         self.evicted = 0
         """Rooms dropped from memory so far (for ``/health`` and the load test)."""
@@ -128,7 +133,8 @@ class RoomManager:
         """A new room with its creator in ``body.seat`` as the host; returns the host's token.
 
         ``client``: the creator's address; each may create ``rooms_burst`` rooms at once and then
-        ``rooms_per_minute``."""
+        ``rooms_per_minute``, over every worker (:mod:`.shared_limits`). A private room's code is
+        longer (:data:`.rooms.PRIVATE_CODE_LENGTH`): it is all that keeps its table from strangers."""
         try:
             cfg = GameConfig(players=body.players, teams=body.teams, draw=body.draw)
         except ConfigError as exc:
@@ -142,17 +148,7 @@ class RoomManager:
             )
         if body.against is not None:
             bot_seat(0, body.against)  # an unknown level or bot is refused before the room exists
-        bucket = self._creators.get(client)
-        if bucket is None:
-            bucket = self._creators[client] = TokenBucket(
-                self.limits.rooms_per_minute / 60, self.limits.rooms_burst
-            )
-        if not bucket.take():
-            raise ProtocolError(
-                "rate_limited",
-                N_("at most {rooms} new rooms a minute; wait a little"),
-                params={"rooms": f"{self.limits.rooms_per_minute:g}"},
-            )
+        await self.shared.create_room(client)
         config = {
             "players": cfg.players,
             "teams": cfg.sides,
@@ -166,8 +162,9 @@ class RoomManager:
             "clock_flag": body.clock_flag,
         }
         async with self._load_lock:
+            length = CODE_LENGTH if body.public else PRIVATE_CODE_LENGTH
             for _ in range(100):  # a code in use is refused by the store's unique index: draw again
-                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
                 if code in self.rooms:
                     continue
                 try:
@@ -180,6 +177,7 @@ class RoomManager:
             room = Room(code, config, body.seat, [Seat(i) for i in range(cfg.players)])
             self.rooms[code] = room
             self.alive.add(room)
+            self.bots.owners[code] = client_key(client)  # its bots' turn in the pool is its creator's
             self.workers.try_own(room)
         try:
             async with room.lock:  # a fair deal's commitment is public before anyone can sit
@@ -190,6 +188,7 @@ class RoomManager:
         except BaseException:
             # no room without its host: forget it entirely
             self.rooms.pop(code, None)
+            self.bots.owners.pop(code, None)
             room.evicted = True
             with contextlib.suppress(Exception):
                 self.store.delete_room(code)
@@ -359,9 +358,7 @@ class RoomManager:
                 self.store.expire_lobbies, wall - self.limits.lobby_seconds, set(self.rooms), elsewhere
             )
         deleted += len(gone)
-        for client, bucket in list(self._creators.items()):
-            if bucket.full():
-                del self._creators[client]
+        await self.shared.prune()
         return evicted, deleted
 
     async def _evict(self, room: Room, still: Callable[[Room], bool]) -> bool:
@@ -370,6 +367,7 @@ class RoomManager:
                 return False
             room.evicted = True
             del self.rooms[room.code]
+            self.bots.owners.pop(room.code, None)
             self.store.forget(room.code)
             self.workers.forget(room.code)
             for task in _room_tasks(room):
@@ -390,15 +388,16 @@ class RoomManager:
         seat_changed: int | None = None,
         game_change: bool = False,
         after: GameState | None = None,
-        again: bool = True,
+        tries: int = 1,
     ) -> dict[str, Any]:
         """Store the event, then fold it in and tell everyone. Caller holds ``room.lock``.
 
         ``game_change``: the event moves the game on, so the bots are woken and the turn timer is
         armed before the message goes out, which then carries the new deadline. ``after``: the game
         as an ``action`` leaves it, when the caller has already tried it (saves a copy and a move).
-        ``again``: a chat line that lost its number to another worker's event is committed once
-        more after it (with several workers, lines were refused as ``stale``, issue 42)."""
+        ``tries``: how many times a chat line has lost its number to another worker's event; it
+        is committed again after those events, up to :data:`CHAT_TRIES` times (with several
+        workers, lines were refused as ``stale``, issue 42), then refused as ``busy``."""
         if kind in ("start", "action", "rule") and room_clocks.rules_of(room) is not None:
             now = time.time()  # the clocks as this event leaves them, stored with it (restarts keep them)
             data["clock"] = (
@@ -447,8 +446,12 @@ class RoomManager:
                 raise
             # another worker committed event n first: take its events, refuse this command
             self.workers.catch_up(room)
-            if kind == "chat" and again:  # a line depends on nothing in the room: it follows them
-                return await self.commit(room, kind, seat, data, again=False)
+            if kind == "chat":  # a line depends on nothing in the room: it follows them
+                if tries < CHAT_TRIES:
+                    return await self.commit(room, kind, seat, data, tries=tries + 1)
+                raise ProtocolError(
+                    "busy", N_("the table is too busy to take your line just now; send it again")
+                ) from None
             raise ProtocolError(
                 "stale", N_("the room changed meanwhile; nothing was done, try again")
             ) from None

@@ -43,6 +43,11 @@ __all__ = [
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO") + "23456789"
 CODE_LENGTH = 6
+"""A public room's code (listed in the lobby anyway): 32**6, about 2**30, short enough to type."""
+PRIVATE_CODE_LENGTH = 10
+"""A private room's code, all that keeps its table and chat from strangers: 32**10, about 2**50,
+so guessing one (at ``guesses_per_minute`` an address) is hopeless. Codes of rooms made before
+(6 letters) keep working: a code is looked up as it is, whatever its length (16 at most)."""
 #: Events that change the game itself: a command sent against an older one is stale.
 GAME_EVENTS = frozenset({"start", "action", "rule", "config", "flag"})
 

@@ -166,7 +166,7 @@ class Turns:
                 )
                 if delay:
                     await asyncio.sleep(delay)
-                action, used = await self.bots.choose(level, view, room.bot_seconds, think)
+                action, used = await self.bots.choose(level, view, room.bot_seconds, think, room=room.code)
                 room.bot_seconds += used
                 async with room.lock:
                     if room.game_version != version or room.state is None or room.status != "playing":

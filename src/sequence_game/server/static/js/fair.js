@@ -145,7 +145,7 @@ async function checkHere(game) {
     try {
       const res = await fetch(`/api/rooms/${app.code}/record`);
       const record = await res.json();
-      if (!res.ok || record.fairness?.seed !== game.seed) throw new Error("no record");
+      if (!res.ok || record.fairness?.seed !== game.seed) throw new Error("no-record");
       const commit = record.fairness.commitment;
       outcome = await checkRecord(record, seenCommitments(), kept("seq-nonce-" + commit), kept("seq-hand-" + commit));
     } catch { outcome = { result: "no-record" }; }
