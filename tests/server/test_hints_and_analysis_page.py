@@ -28,7 +28,7 @@ from .test_web_table import seated_page
 class SlowPool:
     """A bot pool whose evaluator is not ready in time (a fresh server still loading it)."""
 
-    async def advise(self, view: Any, timeout: float = 30) -> None:
+    async def advise(self, view: Any, timeout: float = 30, *, room: str = "") -> None:
         return None
 
 

@@ -39,7 +39,7 @@ def test_a_code_in_use_is_drawn_again(tmp_path: Path, monkeypatch: pytest.Monkey
     async def scenario() -> str:
         manager = RoomManager(store, limits=Limits())
         try:
-            room, _token = await manager.create(CreateRoom(players=2, name="Ann"))
+            room, _token = await manager.create(CreateRoom(players=2, name="Ann", public=True))
             return room.code
         finally:
             await manager.shutdown()

@@ -8,6 +8,7 @@ limits of ``sequence_game.server.limits.Limits`` (rates, time-outs, eviction).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 from typing import Any
@@ -87,6 +88,27 @@ def add_parser(sub: Any) -> None:
             "network, repeatable or a comma list (default: none; the socket's peer is the client)"
         ),
     )
+    p.add_argument(
+        "--header-seconds",
+        type=float,
+        default=10.0,
+        help=_("close a connection whose request headers take longer than this (default %(default)s)"),
+    )
+    p.add_argument(
+        "--body-seconds",
+        type=float,
+        default=60.0,
+        help=_("close a connection whose request body takes longer than this (default %(default)s)"),
+    )
+    p.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=256,
+        help=_(
+            "connections one address may hold open in each worker, websockets included; trusted "
+            "proxies are exempt (default %(default)s)"
+        ),
+    )
     p.add_argument("--log-level", default="info", help=_("uvicorn log level (default %(default)s)"))
     p.set_defaults(run=run)
 
@@ -132,11 +154,27 @@ def trusted_proxies(values: list[str]) -> list[str]:
         ) from None
 
 
+def raise_file_limit() -> None:
+    """Raise the soft limit of open files to the hard one: each connection holds a descriptor,
+    and the usual soft 1,024 is reached long before the memory or the CPU is."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(
+                resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard)
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
         from ..server.app import create_app
+        from ..server.conn_guard import http_protocol
         from ..server.store import Store, database_url
         from ..server.ws_protocol import PROTOCOL
     except ImportError as exc:
@@ -147,6 +185,11 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     limits = parse_limits(args.limit, args.bot_workers)
     proxies = trusted_proxies(args.trusted_proxy)
+    if args.header_seconds <= 0 or args.body_seconds <= 0 or args.connections_per_address < 1:
+        raise SystemExit(
+            _("--header-seconds and --body-seconds must be above 0, --connections-per-address at least 1")
+        )
+    raise_file_limit()
     url = database_url(args.db)
     if args.workers < 1:
         raise SystemExit(_("--workers must be at least 1"))
@@ -170,6 +213,8 @@ def run(args: argparse.Namespace) -> int:
         # the app reads forwarded addresses, from --trusted-proxy only (server/forwarded.py);
         # uvicorn's own reading trusted X-Forwarded-For from 127.0.0.1 by default
         "proxy_headers": False,
+        # deadlines for slow requests and a cap of connections per address (server/conn_guard.py)
+        "http": http_protocol(args.header_seconds, args.body_seconds, args.connections_per_address, proxies),
     }
     if args.workers > 1:
         # uvicorn binds the socket once and spawns the workers, each building its app from an

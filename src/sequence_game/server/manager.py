@@ -325,6 +325,7 @@ class RoomManager:
                 await t
         self.bots.close()
         self.workers.close()
+        self.shared.close()
 
     # ------------------------------------------------------------ eviction and expiry
 

@@ -2,7 +2,7 @@
 
 Why in the store: each worker kept its own buckets in memory, so with three workers one address
 created 39 rooms where 20 were meant (issue 42). Here a bucket is a row of ``rate_limits``, taken
-with one upsert (:meth:`.store.Store.take_token`), so every worker, and a restart, sees the same
+with one upsert (:meth:`.token_buckets.TokenBuckets.take_token`), so every worker, and a restart, sees the same
 count. Only what is rare pays it: creating a room, and looking up a code that does not exist.
 
 Guessing codes: a look-up of a room that does not exist costs a token of the address's
@@ -28,6 +28,7 @@ from ..i18n import N_
 from .limits import Limits
 from .protocol import ProtocolError
 from .store import Store
+from .token_buckets import TokenBuckets
 
 ROOMS = "rooms"
 """The bucket of rooms created."""
@@ -56,6 +57,7 @@ class SharedLimits:
 
     def __init__(self, store: Store, limits: Limits) -> None:
         self.store = store
+        self.buckets = TokenBuckets(store)
         self.limits = limits
         self._blocked: dict[str, float] = {}
         """Addresses out of guesses, until when (monotonic): refused here without a statement."""
@@ -65,8 +67,8 @@ class SharedLimits:
         """A token of ``key``'s ``bucket``; PostgreSQL's round trip runs off the event loop."""
         rate = per_minute / 60
         if self.store.url.startswith("postgresql"):
-            return await asyncio.to_thread(self.store.take_token, bucket, key, rate, burst)
-        return self.store.take_token(bucket, key, rate, burst)
+            return await asyncio.to_thread(self.buckets.take_token, bucket, key, rate, burst)
+        return self.buckets.take_token(bucket, key, rate, burst)
 
     async def create_room(self, client: str) -> None:
         """Refuse a room over ``rooms_burst`` at once and ``rooms_per_minute`` after, counted over
@@ -101,6 +103,10 @@ class SharedLimits:
         self._blocked[key] = time.monotonic() + max(0.0, wait)
         raise too_many_guesses()
 
+    def close(self) -> None:
+        """Close the buckets' own connection (PostgreSQL)."""
+        self.buckets.close()
+
     async def prune(self) -> None:
         """Forget blocks that ended here and, at most every :data:`PRUNE_SECONDS`, the shared
         buckets that have refilled (called by the sweep)."""
@@ -117,7 +123,7 @@ class SharedLimits:
             (GUESSES, self.limits.guesses_per_minute, self.limits.guesses_burst),
         ):
             if per_minute > 0:  # full again after burst / rate seconds: a fresh row is the same
-                await asyncio.to_thread(self.store.prune_tokens, bucket, wall - burst * 60 / per_minute - 1)
+                await asyncio.to_thread(self.buckets.prune_tokens, bucket, wall - burst * 60 / per_minute - 1)
 
 
 def too_many_guesses() -> ProtocolError:

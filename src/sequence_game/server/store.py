@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -84,26 +83,7 @@ rate_limits = sa.Table(
     sa.Column("stamp", sa.Float, nullable=False),
     sa.Column("admitted", sa.Boolean, nullable=False),
 )
-"""Token buckets every worker shares (:mod:`.shared_limits`): one row a limit and client address."""
-
-_REFILL = (
-    "CASE WHEN rate_limits.tokens + (CASE WHEN :now > rate_limits.stamp THEN :now - rate_limits.stamp"
-    " ELSE 0 END) * :rate > :burst THEN :burst ELSE rate_limits.tokens + (CASE WHEN :now >"
-    " rate_limits.stamp THEN :now - rate_limits.stamp ELSE 0 END) * :rate END"
-)
-TAKE_TOKEN = sa.text(
-    "INSERT INTO rate_limits (bucket, client, tokens, stamp, admitted)"
-    " VALUES (:bucket, :client, :tokens, :now, :admitted)"
-    " ON CONFLICT (bucket, client) DO UPDATE SET"
-    f" tokens = CASE WHEN {_REFILL} >= 1 THEN {_REFILL} - 1 ELSE {_REFILL} END,"
-    f" admitted = {_REFILL} >= 1,"
-    " stamp = CASE WHEN :now > rate_limits.stamp THEN :now ELSE rate_limits.stamp END"
-    " RETURNING admitted, tokens"
-)
-"""Take a token from a shared bucket in ONE statement (an upsert, the same on SQLite and
-PostgreSQL): the bucket refilled at ``rate`` a second up to ``burst`` since its last use, less one
-token if one was there; ``admitted`` says whether it was. Atomic per row, so two workers taking
-the last token at once cannot both get it."""
+"""Token buckets every worker shares (:mod:`.token_buckets`): one row a limit and client address."""
 
 
 class _Writer:
@@ -548,9 +528,6 @@ class Store:
         """PostgreSQL: the connection :meth:`commit_async` commits groups of events on."""
         self._ids: dict[str, int] = {}
         """Room ids by code: a room's id never changes, so each commit saves a look-up."""
-        self._limits: sa.Connection | None = None
-        """PostgreSQL: the connection shared rate limits are taken on (:meth:`take_token`)."""
-        self._limits_lock = threading.Lock()
         self.notify = False
         """PostgreSQL with several workers (:mod:`.cluster`): each commit also sends
         ``NOTIFY room_events 'CODE:N'``, delivered to every listener when the transaction commits."""
@@ -573,7 +550,6 @@ class Store:
             return conn.execute(sa.text("SELECT 1")).scalar() == 1
 
     def close(self) -> None:
-        self._drop_limits()
         if self._writer is not None:
             self._writer.close()
             self._writer = None
@@ -734,54 +710,6 @@ class Store:
             if gone:
                 _delete(conn, [i for i, _ in gone])
         return [code for _, code in gone]
-
-    def take_token(
-        self, bucket: str, client: str, rate: float, burst: float, now: float | None = None
-    ) -> tuple[bool, float]:
-        """Take a token from ``client``'s shared bucket ``bucket`` (``rate`` a second, ``burst`` at
-        most): whether one was there, and the tokens left. One statement (:data:`TAKE_TOKEN`), so
-        every worker sharing the database shares the bucket; wall-clock time, as workers on
-        several hosts share no other clock. Blocking: call it off the event loop on PostgreSQL."""
-        now = time.time() if now is None else now
-        first = burst >= 1
-        params = {
-            "bucket": bucket,
-            "client": client[:64],
-            "now": now,
-            "rate": float(rate),
-            "burst": float(burst),
-            "tokens": float(burst) - 1 if first else float(burst),
-            "admitted": first,
-        }
-        if not self.url.startswith("postgresql"):  # a local file: a short transaction of its own
-            with self.engine.begin() as conn:
-                row = conn.execute(TAKE_TOKEN, params).one()
-            return bool(row.admitted), float(row.tokens)
-        with self._limits_lock:  # one kept connection in autocommit: one round trip, no pool ping
-            if self._limits is None:
-                self._limits = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-            try:
-                row = self._limits.execute(TAKE_TOKEN, params).one()
-            except sa.exc.DBAPIError:
-                self._drop_limits()  # a connection lost with a restart is opened again next time
-                raise
-        return bool(row.admitted), float(row.tokens)
-
-    def prune_tokens(self, bucket: str, before: float) -> int:
-        """Forget ``bucket``'s rows last used before ``before`` (refilled by now: a fresh row is
-        the same); how many."""
-        with self.engine.begin() as conn:
-            gone = conn.execute(
-                rate_limits.delete().where(rate_limits.c.bucket == bucket, rate_limits.c.stamp < before)
-            )
-        return int(gone.rowcount or 0)
-
-    def _drop_limits(self) -> None:
-        conn, self._limits = self._limits, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.invalidate()
-                conn.close()
 
     # ------------------------------------------------------------------ reading
 

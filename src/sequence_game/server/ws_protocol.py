@@ -29,6 +29,8 @@ try:
     from uvicorn.protocols.websockets import websockets_sansio_impl as _impl
     from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
     from websockets.server import ServerProtocol
+
+    from .conn_guard import release
 except ImportError:  # pragma: no cover - another uvicorn, or no websockets library
     _impl = None  # type: ignore[assignment]
 
@@ -85,7 +87,11 @@ if _impl is not None:
                     logger=self.conn.logger,
                 )
 
+        releases_count = True
+        """Gives back its address's place in :mod:`.conn_guard`'s count when it closes."""
+
         def connection_lost(self, exc: Exception | None) -> None:
+            release(self.transport)
             super().connection_lost(exc)
             conn: Any = getattr(self, "conn", None)
             if conn is not None and hasattr(conn, "parser"):
