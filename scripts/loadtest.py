@@ -100,6 +100,29 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def commits_are(args: argparse.Namespace) -> str:
+    """Whether a commit the server acknowledged survives a crash of the machine (issue 42: a
+    figure from a database says so)."""
+    if args.postgres:
+        if args.pg_durable:
+            return "durable: PostgreSQL synchronous_commit on (each commit waits for its WAL flush)"
+        return "not durable: PostgreSQL synchronous_commit off (a machine crash may lose the last ~0.6 s)"
+    if args.db and args.db.startswith("postgresql"):
+        return "as the given PostgreSQL is configured (synchronous_commit unknown to the load test)"
+    return "durable against a process crash, not a power loss: SQLite WAL with synchronous=NORMAL"
+
+
+def headline(out: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """The figures a reader compares first: throughput, p99, the server's CPU a move, durability."""
+    return {
+        "moves_per_s": round(out.get("moves_per_s", 0.0), 1),
+        "p99_ms": round(out.get("latency_ms", {}).get("p99", float("nan")), 1),
+        "server_cpu_ms_per_move": out.get("cpu_ms_per_move", {}).get("server"),
+        "commits": commits_are(args),
+        "load_average": out.get("load_average"),
+    }
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """User and system CPU seconds the processes have used so far (``/proc/PID/stat``)."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -776,7 +799,7 @@ def main() -> int:
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
         out = runner.run(run(args))
     out["cpus"] = os.cpu_count()
-    print(json.dumps(out, indent=2))
+    print(json.dumps({"headline": headline(out, args), **out}, indent=2))
     return 1 if out["errors"] else 0
 
 

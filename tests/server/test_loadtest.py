@@ -21,6 +21,9 @@ def test_a_small_load_test_finishes_cleanly() -> None:
     out = json.loads(done.stdout)
     assert out["errors"] == 0 and out["games"] == 3 and out["records_replayed"] == 3, out
     assert out["rooms_evicted"] >= 3 and out["moves"] > 0
+    # the headline says what a reader compares: throughput, p99, CPU a move, and durability
+    head = out["headline"]
+    assert head["moves_per_s"] > 0 and head["commits"].startswith("durable against a process crash")
 
 
 @pytest.mark.postgres
@@ -37,6 +40,7 @@ def test_a_small_load_test_routed_by_room_on_two_workers() -> None:
     assert out["route"] == "room" and out["workers_seen"] == 2, out
     assert out["errors"] == 0 and out["games"] == 4 and out["records_replayed"] == 4, out
     assert isinstance(out["rooms_handed_over"], int) and out["moves"] > 0
+    assert out["headline"]["server_cpu_ms_per_move"] > 0 and "durable" in out["headline"]["commits"]
 
 
 def test_the_generator_reads_a_state_as_decoding_it_would() -> None:
