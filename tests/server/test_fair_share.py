@@ -37,7 +37,9 @@ async def _crowd_then_one(workers: int) -> list[str]:
         gates[running[0]].set()
         for _ in range(5):
             await asyncio.sleep(0)
-    await asyncio.gather(*tasks)
+    for gate in gates.values():  # the last job still runs: let it finish
+        gate.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), 30)
     return order
 
 
