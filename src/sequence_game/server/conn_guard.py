@@ -30,12 +30,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import ipaddress
 import logging
 from collections.abc import Sequence
 from typing import Any
 
-from .forwarded import Network, parse_proxies
+from .forwarded import is_trusted, parse_proxies
 
 log = logging.getLogger(__name__)
 
@@ -92,14 +91,6 @@ def release(transport: object) -> None:
     COUNT.release(id(transport))
 
 
-def _trusted(host: str, trusted: Sequence[Network]) -> bool:
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return any(address in network for network in trusted)
-
-
 try:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 except ImportError:  # pragma: no cover - uvicorn without httptools (not the server extra)
@@ -133,7 +124,7 @@ if HttpToolsProtocol is not None:
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             peer = transport.get_extra_info("peername")
             host = str(peer[0]) if isinstance(peer, tuple) and peer else ""
-            if host and not _trusted(host, self.trusted) and not COUNT.admit(id(transport), host):
+            if host and not is_trusted(host, self.trusted) and not COUNT.admit(id(transport), host):
                 self._refused = True  # over the cap: closed before anything is read or parsed
                 log.warning("%s holds %d connections: one more refused", host, COUNT.open(host))
                 transport.abort()

@@ -55,7 +55,8 @@ def _host(hop: str) -> str:
     return hop
 
 
-def _trusted(host: str, trusted: Sequence[Network]) -> bool:
+def is_trusted(host: str, trusted: Sequence[Network]) -> bool:
+    """Whether ``host`` is an address inside one of ``trusted``."""
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
@@ -67,13 +68,13 @@ def forwarded_client(
     peer: str, forwarded_for: list[bytes], real_ip: bytes | None, trusted: Sequence[Network]
 ) -> str | None:
     """The client's address as the proxies in front say, or ``None`` to keep the peer's."""
-    if not trusted or not _trusted(peer, trusted):
+    if not trusted or not is_trusted(peer, trusted):
         return None
     hops = [h for h in b",".join(forwarded_for).decode("latin-1").split(",") if h.strip()]
     if hops:
         for hop in reversed(hops):
             host = _host(hop)
-            if not _trusted(host, trusted):
+            if not is_trusted(host, trusted):
                 return host[:64]
         return _host(hops[0])[:64]  # every hop a proxy of ours: the first is the client
     if real_ip is not None and real_ip.strip():
@@ -94,7 +95,7 @@ class ClientAddress:
             self.trusted
             and scope["type"] in ("http", "websocket")
             and peer
-            and _trusted(peer[0], self.trusted)
+            and is_trusted(peer[0], self.trusted)
         ):
             forwarded_for: list[bytes] = []
             real_ip = proto = None
