@@ -207,3 +207,19 @@ def test_the_command_writes_shards_and_refuses_bad_input(tmp_path: Path) -> None
         check=False,
     )
     assert other.returncode != 0 and "another run" in other.stderr
+
+
+def test_on_ray_the_shards_are_the_same(tmp_path: Path) -> None:
+    """``--backend ray``: the tasks return the Parquet bytes and the driver writes them, so a
+    cluster's files equal one process's."""
+    ray = pytest.importorskip("ray")
+    plan = sd.Plan(bots=("hard", "random"), seed=4, games=20, shard_size=10, observations=True)
+    sd.run(plan, tmp_path / "local")
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    try:
+        summary = sd.run(plan, tmp_path / "ray", backend="ray")
+    finally:
+        ray.shutdown()
+    assert summary["made"] == 2
+    for kind in ("games", "positions"):
+        assert _rows(tmp_path / "local", kind) == _rows(tmp_path / "ray", kind)
