@@ -23,10 +23,11 @@ OUT = Path(__file__).resolve().parent / "results" / "leaderboard"
 AGENTS = [
     ("random", "random", None),
     ("greedy (medium)", "greedy", None),
+    ("examples/benchmark_agent.py", "python:examples.benchmark_agent:make", None),
     ("policy (the shipped network)", "policy", None),
     ("hard", "heuristic", None),
+    ("expert at 100 rollouts", EXPERT, 100),
     ("expert at 300 rollouts", EXPERT, 300),
-    ("examples/benchmark_agent.py", "python:examples.benchmark_agent:make", None),
 ]
 
 
@@ -59,7 +60,7 @@ def rate(label: str, agent: str, simulations: int | None, games: int, workers: i
 
 def table(results: list[tuple[str, dict[str, object]]]) -> str:
     lines = [
-        "| agent | 2p rating (95%) | 4p-teams rating (95%) | 2p score vs random / greedy / hard / expert@300 | 4p-teams score vs the same |",
+        "| agent | 2p rating (95%) | 4p-teams rating (95%) | 2p score vs random / greedy / hard / expert@100 | 4p-teams score vs the same |",
         "| --- | --- | --- | --- | --- |",
     ]
     for label, result in results:

@@ -197,7 +197,7 @@ PLAYER_MODULES = (
 PYTHON_NOT_MESSAGES = frozenset(
     {
         "Sequence", "last-game.json", "tab,space", "sequence_game.commands.", "sequence play: ",
-        "sequence bench: ", "sequence tournament: ",  # program names that prefix a message
+        "sequence bench: ", "sequence tournament: ", "sequence benchmark: ", "sequence selfplay: ",  # program names
         "sequence-server.db", "random,greedy,heuristic",  # a default file name and bot list
         "missed win", "missed block",  # the analysis' label keys (shown through LABEL_WORDS)
         "internal error: ",  # the analysis child's crash report, kept as Python wrote it

@@ -6,7 +6,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 
 def first_legal(seat: int, seed: int) -> Any:
@@ -22,7 +22,7 @@ def illegal(seat: int, seed: int) -> Any:
 class Counting:
     """An agent object with ``close``, to check that the harness tells it the game ended."""
 
-    closed: list[int | None] = []
+    closed: ClassVar[list[int | None]] = []
 
     def __init__(self, seat: int, seed: int) -> None:
         self.seat = seat

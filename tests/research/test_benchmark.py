@@ -48,11 +48,11 @@ def test_python_and_json_lines_agents_play_the_same_games(tmp_path: Path) -> Non
 def test_the_ladder_repeats_exactly_whatever_the_workers() -> None:
     """Budgets in simulations, seeds from the protocol: the same games, game for game, including
     the expert's search (a rollout budget decides alike in any process)."""
-    kwargs = {"tables": ["2p"], "games": 2, "rungs": ["hard", "expert@300"]}
+    kwargs = {"tables": ["2p"], "games": 2, "rungs": ["hard", "expert@100"]}
     one = benchmark.run("greedy", workers=1, **kwargs)  # type: ignore[arg-type]
     two = benchmark.run("greedy", workers=2, **kwargs)  # type: ignore[arg-type]
     assert one["games"] == two["games"]
-    assert [g["rung"] for g in one["games"]] == ["hard", "hard", "expert@300", "expert@300"]
+    assert [g["rung"] for g in one["games"]] == ["hard", "hard", "expert@100", "expert@100"]
 
 
 def test_an_agent_object_is_told_the_game_ended() -> None:
@@ -74,7 +74,7 @@ def test_an_agent_object_is_told_the_game_ended() -> None:
     ],
 )
 def test_a_broken_agent_is_stopped_with_the_game_and_the_reason(agent: str, message: str) -> None:
-    with pytest.raises(AgentError, match="game 0 .*") as caught:
+    with pytest.raises(AgentError, match=r"^game 0 ") as caught:
         benchmark.run(agent, tables=["2p"], games=2, rungs=["random"], timeout=2.0)
     assert message in str(caught.value)
 

@@ -221,7 +221,7 @@ class FastBatchStepper:
         return self._batch()
 
 
-class FastVectorEnv(gymnasium.vector.VectorEnv):
+class FastVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg, unused-ignore]  # generic in some releases
     """A Gymnasium ``VectorEnv`` on the fast engine (same-step autoreset).
 
     Observations are dicts of batched arrays, ``{"observation": (N, 10, 10, P), "action_mask":

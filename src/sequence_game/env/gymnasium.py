@@ -77,7 +77,7 @@ class SequenceEnv(gymnasium.Env[ObsDict, np.int64]):
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
-        self.observation_space = observation_space()  # type: ignore[assignment]  # a Dict of Box spaces
+        self.observation_space = observation_space()  # type: ignore[assignment, unused-ignore]  # a Dict of Box spaces
         self.action_space = action_space()
         self.game: GameState | None = None
         self._done = True
@@ -134,7 +134,7 @@ class SequenceEnv(gymnasium.Env[ObsDict, np.int64]):
             self.render()
         return self._observe(), reward, terminated, truncated, self._info()
 
-    def render(self) -> str | np.ndarray | None:
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override, unused-ignore]  # gymnasium 1.2 types it narrower
         """The text board (``"ansi"`` returns it, ``"human"`` prints it) or its picture
         (``"rgb_array"``: ``(H, W, 3)`` ``uint8``)."""
         return render(self._require_game(), self.render_mode)

@@ -72,6 +72,6 @@ def state_space() -> spaces.Box:
     return spaces.Box(0.0, 1.0, STATE_SHAPE, dtype=np.float32)
 
 
-def action_space() -> spaces.Discrete:
+def action_space() -> spaces.Discrete:  # type: ignore[type-arg, unused-ignore]  # generic in some gymnasium releases
     """The engine's fixed action space (``NUM_ACTIONS`` ids, decoded by ``Action.decode``)."""
     return spaces.Discrete(NUM_ACTIONS)

@@ -42,9 +42,9 @@ RUNGS: Final = (
     Rung("random", "random"),
     Rung("greedy", "greedy"),
     Rung("hard", "heuristic"),
-    Rung("expert@300", EXPERT, 300),
+    Rung("expert@100", EXPERT, 100),
 )
-"""Weakest first. ``expert@300`` is the expert level's search at 300 rollouts a move."""
+"""Weakest first. ``expert@100`` is the expert level's search at 100 rollouts a move."""
 
 TABLES: Final = {"2p": GameConfig(players=2), "4p-teams": GameConfig(players=4, teams=2)}
 """The protocol's tables by name."""

@@ -33,6 +33,9 @@ from ..bots import LEVELS, available_bots
 from ..cards import card_name
 from ..i18n import N_
 from ..records import MAX_RECORD_BYTES, RecordError, load, parse_record
+from .account_routes import STATUS as ACCOUNT_STATUS
+from .account_routes import AccountRoutes
+from .accounts import Accounts
 from .analysis_jobs import AnalysisJobs
 from .cluster import Cluster
 from .fair_rooms import finished_record
@@ -41,6 +44,7 @@ from .http_guard import BodyLimit, SecurityHeaders
 from .json_text import encode
 from .limits import Limits
 from .manager import RoomManager
+from .passkeys import Passkeys
 from .protocol import CreateRoom, Hello, HintRequest, JoinSeat, ProtocolError, parse_message
 from .replays import replay_frames
 from .rooms import Connection, Room, room_public
@@ -86,12 +90,14 @@ def create_app(
         cluster=Cluster(store) if cluster else None,  # several workers share the database
     )
     analyses = AnalysisJobs(limits)
+    accounts = AccountRoutes(Accounts(store, limits, manager.shared.buckets), manager)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if migrate:
             store.migrate()
         manager.start()
+        await asyncio.to_thread(accounts.accounts.dummy_hash)  # an unknown name's login costs the same
         manager.memory.settle()  # the start's objects leave the collector's reach (.memory)
         yield
         await analyses.close()
@@ -142,7 +148,7 @@ def create_app(
             "hints_off": 403,
             "hint_not_ready": 503,
             "bad_token": 403,
-        }.get(exc.code, 400)
+        }.get(exc.code) or ACCOUNT_STATUS.get(exc.code, 400)
         return JSONResponse(exc.to_dict(), status_code=status)
 
     async def _database_down(_request: Request, exc: Exception) -> JSONResponse:
@@ -197,7 +203,11 @@ def create_app(
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
+        account = await accounts.seat_account(request)  # a guest: None; logged in: the seat's name
+        if account is not None:
+            body = body.model_copy(update={"name": account.name})
         room, token = await manager.create(body, _client(request))
+        await accounts.link(account, room.code, body.seat)
         return {"code": room.code, "seat": body.seat, "token": token, "room": room_public(room)}
 
     @app.get("/api/rooms")
@@ -221,7 +231,9 @@ def create_app(
     @app.post("/api/rooms/{code}/seats/{seat}", status_code=201)
     async def join(code: str, seat: int, body: JoinSeat, request: Request) -> dict[str, Any]:
         room = await room_or_404(code, request)
-        token = await manager.take_seat(room, seat, body.name)
+        account = await accounts.seat_account(request)
+        token = await manager.take_seat(room, seat, account.name if account is not None else body.name)
+        await accounts.link(account, room.code, seat)
         return {"code": room.code, "seat": seat, "token": token}
 
     @app.get("/api/rooms/{code}/record")
@@ -290,7 +302,11 @@ def create_app(
             raise HTTPException(422, str(exc)) from None
         return {"frames": frames, "players": data["players"], "teams": data.get("teams")}
 
+    accounts.install(app)
+    Passkeys(accounts, store).install(app)  # a second way to log in (WebAuthn)
+
     @app.get("/")
+    @app.get("/account")
     @app.get("/r/{code}")
     async def page(request: Request, code: str | None = None) -> Response:
         return assets.page(request)

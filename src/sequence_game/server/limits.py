@@ -75,6 +75,18 @@ class Limits:
     """Room codes that do not exist one client address may look up per minute after its burst
     (HTTP and websockets; past it every look-up by code is refused, found or not)."""
     guesses_burst: int = 20
+    logins_per_minute: float = 10.0
+    """Login attempts one client address may make per minute after its burst (shared by workers)."""
+    logins_burst: int = 10
+    name_logins_per_minute: float = 3.0
+    """Login attempts per minute at one account name after its burst, from any address, whether
+    the name is registered or not (so the limit tells nothing about the name)."""
+    name_logins_burst: int = 6
+    registrations_per_minute: float = 2.0
+    """Accounts one client address may register per minute after its burst."""
+    registrations_burst: int = 5
+    session_days: float = 30.0
+    """A login lasts this long (then the player logs in again); logging out ends it at once."""
     max_body: int = 16 * 1024
     """Request bodies above this are refused (413) unread; the record upload has its own limit."""
     hello_seconds: float = 10.0

@@ -34,6 +34,14 @@ const ERRORS = {
   seats_empty: N_("Every seat needs a player or a bot first."),
   hints_off: N_("Hints are not allowed in this room."),
   hint_not_ready: N_("The hint is not ready yet: ask again in a moment."),
+  csrf: N_("Refused for safety: reload the page and try again."),
+  not_logged_in: N_("Log in first."),
+  bad_login: N_("Wrong name or password."),
+  name_taken: N_("That name, or one that looks like it, is taken."),
+  bad_name: N_("That name is not allowed."),
+  bad_password: N_("That password is not allowed."),
+  claimed: N_("That seat already belongs to an account."),
+  bad_passkey: N_("That passkey could not be checked."),
 };
 /** An error in the page's language, with the rule it breaks: the server sends the catalogue message
  * it is worded by (`msgid`) and its `params`; a message from elsewhere (the JSON reader, a record's

@@ -22,6 +22,7 @@ import { setupMatch } from "./match.js";
 import { setupAnalysis } from "./analysis.js";
 import { setupReplay } from "./replay.js";
 import { onKey } from "./keys.js";
+import { loadAccount, setupAccount } from "./account.js";
 
 // The browser tests read these: every message shown must be in the catalogue (i18nMissing); how a
 // failed verification and an error are worded (failedChecks, errorText); the room's socket (app).
@@ -42,8 +43,11 @@ async function main() {
   setupReplay();
   setupBoard();
   setupGame();
+  setupAccount();
+  await loadAccount();
   setInterval(tickTimer, 1000);
   setInterval(tickClocks, 100);
+  if (location.pathname === "/account") { show(["account"]); return; }
   const m = /^\/r\/([A-Za-z0-9]+)/.exec(location.pathname);
   if (!m) { show(["home"]); return; }
   app.code = m[1].toUpperCase();

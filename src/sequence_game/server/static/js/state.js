@@ -7,6 +7,7 @@ export const app = {
   checked: {}, analysis: null, analysing: null, hint: null,
   moves: [], spot: null, spotSticky: false, cursor: 0, pending: null, replayNames: null,
   twoStep: localStorage.getItem("seq-two-step") === "1",
+  account: null, csrf: null, games: [],
 };
 
 export function saveToken(code, seat, token) { localStorage.setItem("seq-" + code, JSON.stringify({ seat, token })); }
