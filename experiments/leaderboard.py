@@ -3,6 +3,8 @@
 
     python experiments/leaderboard.py --games 40 --workers 2
     python experiments/leaderboard.py --table-only      # the table again from the saved JSON
+    SEQUENCE_SB3_MODEL=out/sb3/model.zip SEQUENCE_RLLIB_CHECKPOINT=out/rllib/checkpoint \
+        python experiments/leaderboard.py --games 40      # with the trained examples too
 
 Each agent's JSON is kept in ``experiments/results/leaderboard/`` and a finished agent is not run
 again (delete its file to redo it).
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -29,6 +32,13 @@ AGENTS = [
     ("expert at 100 rollouts", EXPERT, 100),
     ("expert at 300 rollouts", EXPERT, 300),
 ]
+# the trained examples of docs/environment.md, where their weights are at hand
+if os.environ.get("SEQUENCE_RLLIB_CHECKPOINT"):
+    AGENTS.append(
+        ("RLlib self-play example (60,000 steps)", "python:examples.rl_benchmark_agents:rllib", None)
+    )
+if os.environ.get("SEQUENCE_SB3_MODEL"):
+    AGENTS.append(("MaskablePPO example (163,840 steps)", "python:examples.rl_benchmark_agents:sb3", None))
 
 
 def slug(label: str) -> str:

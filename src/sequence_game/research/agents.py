@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import queue
 import shlex
 import subprocess
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -108,6 +110,8 @@ class BotAgent:
 
 def _load_factory(target: str) -> Callable[..., Any]:
     module_name, attr = target.split(":")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as ``python -m`` does: agents in the current folder import
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
