@@ -45,6 +45,7 @@ from .json_text import encode
 from .limits import Limits
 from .manager import RoomManager
 from .passkeys import Passkeys
+from .play_routes import Play
 from .protocol import CreateRoom, Hello, HintRequest, JoinSeat, ProtocolError, parse_message
 from .replays import replay_frames
 from .rooms import Connection, Room, room_public
@@ -91,16 +92,19 @@ def create_app(
     )
     analyses = AnalysisJobs(limits)
     accounts = AccountRoutes(Accounts(store, limits, manager.shared.buckets), manager)
+    play = Play(store, manager, accounts)  # ratings, the "Play now" queue, players' pages
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if migrate:
             store.migrate()
         manager.start()
+        play.start()
         await asyncio.to_thread(accounts.accounts.dummy_hash)  # an unknown name's login costs the same
         manager.memory.settle()  # the start's objects leave the collector's reach (.memory)
         yield
         await analyses.close()
+        await play.close()
         await manager.shutdown()
 
     docs: dict[str, Any] = {} if api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
@@ -148,6 +152,7 @@ def create_app(
             "hints_off": 403,
             "hint_not_ready": 503,
             "bad_token": 403,
+            "no_player": 404,
         }.get(exc.code) or ACCOUNT_STATUS.get(exc.code, 400)
         return JSONResponse(exc.to_dict(), status_code=status)
 
@@ -190,6 +195,7 @@ def create_app(
             "rooms_owned": len(manager.cluster.owned) if manager.cluster else None,
             "memory": manager.memory.stats(),
             "commits": dict(zip(("events", "statements"), store.groups, strict=True)),
+            "queue_rooms": play.paired,
         }
 
     @app.get("/api/board")
@@ -206,6 +212,8 @@ def create_app(
         account = await accounts.seat_account(request)  # a guest: None; logged in: the seat's name
         if account is not None:
             body = body.model_copy(update={"name": account.name})
+        elif body.rated:
+            body = body.model_copy(update={"rated": False})  # a guest's game is never rated
         room, token = await manager.create(body, _client(request))
         await accounts.link(account, room.code, body.seat)
         return {"code": room.code, "seat": body.seat, "token": token, "room": room_public(room)}
@@ -304,11 +312,14 @@ def create_app(
 
     accounts.install(app)
     Passkeys(accounts, store).install(app)  # a second way to log in (WebAuthn)
+    play.install(app)
 
     @app.get("/")
     @app.get("/account")
+    @app.get("/leaderboard")
+    @app.get("/u/{name}")
     @app.get("/r/{code}")
-    async def page(request: Request, code: str | None = None) -> Response:
+    async def page(request: Request, code: str | None = None, name: str | None = None) -> Response:
         return assets.page(request)
 
     @app.websocket("/ws/{code}")

@@ -103,6 +103,9 @@ class RoomManager:
         )
         self.presence = Presence(self, self.broadcaster, cluster)
         self.hints = Hints(self.bots)
+        self.on_game_over: Callable[[Room], None] | None = None
+        """Called (holding the room's lock) when a game this worker committed the end of is over:
+        the ratings (:mod:`.play_routes`)."""
         self.workers = Workers(
             cluster,
             store,
@@ -129,7 +132,7 @@ class RoomManager:
 
     # ------------------------------------------------------------------ rooms
 
-    async def create(self, body: CreateRoom, client: str = "") -> tuple[Room, str]:
+    async def create(self, body: CreateRoom, client: str = "", *, limited: bool = True) -> tuple[Room, str]:
         """A new room with its creator in ``body.seat`` as the host; returns the host's token.
 
         ``client``: the creator's address; each may create ``rooms_burst`` rooms at once and then
@@ -148,7 +151,8 @@ class RoomManager:
             )
         if body.against is not None:
             bot_seat(0, body.against)  # an unknown level or bot is refused before the room exists
-        await self.shared.create_room(client)
+        if limited:  # the queue's rooms (:mod:`.play_routes`) are no client's
+            await self.shared.create_room(client)
         config = {
             "players": cfg.players,
             "teams": cfg.sides,
@@ -161,6 +165,8 @@ class RoomManager:
             "clock_increment": body.clock_increment,
             "clock_flag": body.clock_flag,
         }
+        if body.rated:
+            config["rated"] = True
         async with self._load_lock:
             length = CODE_LENGTH if body.public else PRIVATE_CODE_LENGTH
             for _ in range(100):  # a code in use is refused by the store's unique index: draw again
@@ -204,6 +210,10 @@ class RoomManager:
                     await self.commit(room, "seat", s.index, data, seat_changed=s.index)
             if start:  # nobody is connected yet: the deal is made at once, with no person's nonce
                 await gather(self, room, fair_rooms.next_dealer(room))
+
+    async def fill_and_start(self, room: Room, level: str) -> None:
+        """A queued table (:mod:`.play_routes`): bots of ``level`` in any empty seat, then the deal."""
+        await self._start_against(room, level)
 
     def open_rooms(self) -> list[dict[str, Any]]:
         """Public rooms in memory still in their lobby with a free seat, newest first.
@@ -456,7 +466,10 @@ class RoomManager:
             raise ProtocolError(
                 "stale", N_("the room changed meanwhile; nothing was done, try again")
             ) from None
+        was = room.status
         public = self._fold(room, ev)
+        if was != "over" and room.status == "over" and self.on_game_over is not None:
+            self.on_game_over(room)
         if game_change:
             self.turns.after_game_change(room)
         self.broadcaster.event(room, public)

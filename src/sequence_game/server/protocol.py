@@ -269,6 +269,8 @@ class CreateRoom(BaseModel):
     """Seconds added to a seat's clock when its turn is done."""
     clock_flag: Literal["bot", "loss"] = "bot"
     """When a seat's clock runs out: a bot plays the seat for the rest of the game, or its side loses."""
+    rated: bool = False
+    """The game counts for the players' ratings when every seat is a logged-in person (:mod:`.ratings`)."""
 
 
 class HintRequest(BaseModel):

@@ -28,6 +28,7 @@ function showAccount() {
   $("account-in").hidden = !account;
   if (!account) return;
   $("account-name").textContent = account.name;
+  $("account-player-link").href = "/u/" + encodeURIComponent(account.name);
   $("passkey-count").textContent = ngettext("{n} passkey", "{n} passkeys", app.passkeys);
   $("password-form").username.value = account.name;
   const games = (app.games || []).map((g) => el("li", {},

@@ -17,7 +17,7 @@ export const el = (tag, attrs = {}, ...kids) => {
 export const badge = (side, extra = "") => el("span", { class: `badge s${side} ${extra}`, "aria-hidden": "true" }, LETTER[side]);
 
 export function show(section) {
-  for (const id of ["home", "lobby", "game", "replay", "account"]) $(id).hidden = !section.includes(id);
+  for (const id of ["home", "lobby", "game", "replay", "account", "leaderboard", "player"]) $(id).hidden = !section.includes(id);
 }
 
 /** A short message at the bottom of the screen, instead of a blocking alert(). */

@@ -31,7 +31,7 @@ export function setupHome() {
         name, players: +form.players.value, teams: +form.teams.value,
         draw: form.draw.value, turn_seconds: +form.turn_seconds.value,
         clock_minutes: +form.clock_minutes.value, clock_increment: +form.clock_increment.value, clock_flag: form.clock_flag.value,
-        public: form.public.checked, hints: form.hints.checked,
+        public: form.public.checked, hints: form.hints.checked, rated: form.rated.checked,
       });
       saveToken(r.code, r.seat, r.token);
       location.href = "/r/" + r.code;
@@ -41,6 +41,7 @@ export function setupHome() {
   $("bot-now-btn").addEventListener("click", playBotNow);
   $("open-refresh").addEventListener("click", loadOpenRooms);
   loadOpenRooms();
+  setInterval(() => { if (!$("home").hidden && !document.hidden) loadOpenRooms(); }, 5000); // the list updates itself
   $("join-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     location.href = "/r/" + ev.target.code.value.trim().toUpperCase();

@@ -18,7 +18,8 @@ export function renderLobby() {
   const draw = room.config.draw === "manual" ? _("manual draw") : _("automatic draw");
   const timer = room.config.turn_seconds ? _("{s} s per turn", { s: room.config.turn_seconds }) : _("no turn timer");
   const goal = sides === 2 ? _("A side needs two sequences to win.") : _("A side needs one sequence to win.");
-  $("lobby-note").textContent = `${table}, ${draw}, ${timer}, ${clockWords(room.config)}. ${goal}`;
+  const rated = room.config.rated ? " " + _("Rated: the game counts for the ratings if every seat is a logged-in player and no bot plays.") : "";
+  $("lobby-note").textContent = `${table}, ${draw}, ${timer}, ${clockWords(room.config)}. ${goal}${rated}`;
   syncClockForm(room.config);
   const fair = room.fairness;
   $("fair-lobby").hidden = !fair;

@@ -23,6 +23,8 @@ import { setupAnalysis } from "./analysis.js";
 import { setupReplay } from "./replay.js";
 import { onKey } from "./keys.js";
 import { loadAccount, setupAccount } from "./account.js";
+import { setupPlay } from "./play.js";
+import { showLeaderboard, showMyGames, showPlayer } from "./ratings.js";
 
 // The browser tests read these: every message shown must be in the catalogue (i18nMissing); how a
 // failed verification and an error are worded (failedChecks, errorText); the room's socket (app).
@@ -48,8 +50,11 @@ async function main() {
   setInterval(tickTimer, 1000);
   setInterval(tickClocks, 100);
   if (location.pathname === "/account") { show(["account"]); return; }
+  if (location.pathname === "/leaderboard") { show(["leaderboard"]); await showLeaderboard(); return; }
+  const u = /^\/u\/([^/]+)$/.exec(location.pathname);
+  if (u) { show(["player"]); await showPlayer(decodeURIComponent(u[1])); return; }
   const m = /^\/r\/([A-Za-z0-9]+)/.exec(location.pathname);
-  if (!m) { show(["home"]); return; }
+  if (!m) { show(["home"]); await setupPlay(); await showMyGames(); return; }
   app.code = m[1].toUpperCase();
   connect();
 }
