@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from sequence_game import GameConfig, GameState, new_game, parse_action
@@ -370,18 +371,49 @@ def test_manual_draws_three_sides_and_a_table_talk_fine_are_analysed() -> None:
             assert m.ahead == pytest.approx(sum(side0) / len(side0))
 
 
-def test_the_fast_draw_rows_are_with_hands_rows() -> None:
-    """``evaluator.moves.draw_rows`` builds the evaluator's rows for every possible draw without
-    ``with_hand``'s full rebuild; they must be the very rows ``with_hand`` gives."""
-    from sequence_game.evaluator.moves import draw_rows
-    from sequence_game.features.position import unseen_cards, view_parts, with_hand
+@pytest.mark.parametrize(
+    "config",
+    [GameConfig(players=2), GameConfig(players=3), GameConfig(players=4, teams=2)],
+    ids=["2p", "3p", "4p"],
+)
+def test_the_judges_batch_is_the_straightforward_rows(config: GameConfig) -> None:
+    """``analysis.judge`` gives the evaluator every play's view once and each draw as a card added
+    to it (``features.position.draw_features``); its rows, and so its chances, must be those of
+    one full view per (play, draw), read with the features as first written."""
+    from sequence_game.analysis.judge import judge
+    from sequence_game.evaluator.model import Evaluator
+    from sequence_game.evaluator.moves import Batch, apply_play, over_draws
+    from sequence_game.features.position import unseen_cards, with_hand
 
-    state = new_game(GameConfig(players=2), seed=3)
+    from ..features.reference import reference_features
+
+    evaluator = Evaluator.load()
+    state = new_game(config, seed=3)
     bot = make_bot("greedy", seed=1)
-    for _ in range(24):
-        state.apply(bot.select_action(state.view(state.current_seat)))
-    parts = view_parts(state.view(0))
-    kept = list(state.hand(0))[1:]
-    base = with_hand(parts, kept)
-    cards = [c for c, n in enumerate(unseen_cards(base)) if n > 0]
-    assert draw_rows(base, cards) == [with_hand(parts, [*kept, c]) for c in cards]
+    for turn in range(40):
+        if state.is_terminal():
+            break
+        seat = state.current_seat
+        action = bot.select_action(state.view(seat))
+        if turn % 8 == 5:
+            batch, rows, weights = Batch(), [], []
+            for legal in state.legal_actions(seat):
+                play = apply_play(state, seat, legal, None)
+                group = over_draws(batch, play)
+                if play.parts is not None and play.drew:
+                    kept = with_hand(play.parts, play.kept)
+                    copies = unseen_cards(kept)
+                    rows += [with_hand(play.parts, [*play.kept, c]) for c, n in enumerate(copies) if n]
+                    weights.append(([float(n) for n in copies if n], group))
+            assert batch.rows == len(rows) and np.array_equal(batch.features(), reference_features(rows))
+            values, raw, start = batch.solve(evaluator), evaluator.chances_of_features(batch.features()), 0
+            for w, group in weights:
+                assert values[group] == pytest.approx(
+                    np.dot(raw[start : start + len(w)], w) / sum(w), abs=1e-12
+                )
+                start += len(w)
+            after = state.copy()
+            after.apply(action, seat)
+            judged = judge(state, seat, action, None, after, evaluator, decision=True)
+            assert judged.evaluated == batch.rows + 1 + config.players
+        state.apply(action, seat)

@@ -24,15 +24,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from copy import copy
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..actions import DEAD, DISCARD, DRAW, REMOVE, WILD
-from ..board import CARD_MASK, LAYOUT
-from ..cards import JC, JD, JH, JS, Card, is_jack
-from ..features.position import ViewParts, unseen_cards, view_parts, with_hand
+from ..board import LAYOUT
+from ..cards import JC, JD, JH, JS, Card
+from ..features.position import HistoryMarks, ViewParts, draw_features, history_marks, view_parts, with_hand
 from ..state import GameState
 from ..views import PlayerView
 from ..worlds import sample_world
@@ -78,23 +78,51 @@ def result_of(state: GameState, side: int) -> float:
 
 class Batch:
     """Rows for one evaluator call: each chance to compute is a weighted mean of some rows, or an
-    exact value (a finished game needs no evaluator)."""
+    exact value (a finished game needs no evaluator). A row is a view, or a view with one more
+    card in its hand (a draw): the draws of one play share their view, whose board part of the
+    features is then computed once (:func:`~sequence_game.features.position.draw_features`)."""
 
     def __init__(self) -> None:
         self.parts: list[ViewParts] = []
+        """The views the rows read (one per play judged over its draws, not one per row)."""
+        self.index: list[int] = []
+        """Per row, its view in :attr:`parts`."""
+        self.cards: list[int] = []
+        """Per row, the card added to its view's hand (-1: none)."""
         self.groups: list[tuple[int, int, list[float]] | float] = []
+
+    @property
+    def rows(self) -> int:
+        """The positions the evaluator judges."""
+        return len(self.index)
 
     def exact(self, value: float) -> int:
         self.groups.append(value)
         return len(self.groups) - 1
 
     def add(self, parts: Sequence[ViewParts], weights: Sequence[float]) -> int:
-        self.groups.append((len(self.parts), len(parts), list(weights)))
-        self.parts.extend(parts)
+        """One row per view, as it is."""
+        self.groups.append((len(self.index), len(parts), list(weights)))
+        for p in parts:
+            self.index.append(len(self.parts))
+            self.cards.append(-1)
+            self.parts.append(p)
         return len(self.groups) - 1
 
+    def add_draws(self, kept: ViewParts, cards: Sequence[Card], weights: Sequence[float]) -> int:
+        """One row per card: ``kept`` with that card drawn into its hand."""
+        self.groups.append((len(self.index), len(cards), list(weights)))
+        self.index.extend([len(self.parts)] * len(cards))
+        self.cards.extend(cards)
+        self.parts.append(kept)
+        return len(self.groups) - 1
+
+    def features(self) -> np.ndarray:
+        """The rows' feature vectors, in order."""
+        return draw_features(self.parts, self.index, self.cards)
+
     def solve(self, evaluator: Evaluator) -> list[float]:
-        raw = evaluator.chances_of_parts(self.parts) if self.parts else np.zeros(0)
+        raw = evaluator.chances_of_features(self.features()) if self.index else np.zeros(0)
         out = []
         for group in self.groups:
             if isinstance(group, float):
@@ -119,36 +147,68 @@ class Played:
     drew: bool
 
 
-def apply_play(state: GameState, seat: int, action: int, card: Card | None) -> Played:
+class _SeatReader:
+    """One seat's view of a state, only the facts :func:`view_parts` reads, taken from the state
+    as they are (no copies, no legal actions): once the features were batched by play, building a
+    whole view per play and reading its whole history was about a third of the analysis' time
+    left (profiled). It reads the seat's own hand and public facts only; the state's history holds
+    the reshuffled piles' order, which :func:`~sequence_game.features.position.history_marks`
+    never reads (only seats' actions count)."""
+
+    __slots__ = (
+        "chips",
+        "config",
+        "current_seat",
+        "deck_size",
+        "discards",
+        "hand",
+        "history",
+        "is_over",
+        "locked",
+        "seat",
+        "sequence_windows",
+        "side",
+        "turn",
+    )
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self.config = state.config
+        self.seat = seat
+        self.side = seat % state.config.sides
+        self.chips: Sequence[int] = state._chips
+        self.locked: int = state._locked
+        self.sequence_windows: Sequence[Sequence[int]] = state._seqs
+        self.history: Sequence[tuple[Any, ...]] = state._history
+        self.hand: Sequence[Card] = state._hands[seat]
+        self.discards: Sequence[Sequence[Card]] = state._discards
+        self.is_over = state._end is not None
+        self.current_seat = state.current_seat
+        self.deck_size = len(state._deck)
+        self.turn: int = state._turn
+
+
+def seat_parts(state: GameState, seat: int, marks: HistoryMarks | None = None) -> ViewParts:
+    """``view_parts(state.view(seat))``, without building the view; ``marks``: the
+    :func:`~sequence_game.features.position.history_marks` of the start of the state's history."""
+    return view_parts(_SeatReader(state, seat), marks)
+
+
+def position_marks(state: GameState) -> HistoryMarks:
+    """The marks of a state's history, which every play from it extends."""
+    return history_marks(state._history, state.config.sides)
+
+
+def apply_play(
+    state: GameState, seat: int, action: int, card: Card | None, marks: HistoryMarks | None = None
+) -> Played:
+    """``action`` applied to a copy of ``state``; ``marks``: :func:`position_marks` of ``state``."""
     world = state.copy()
     kept = kept_cards(world.hand(seat), action, card)
     world._apply(action, seat, card)
     if world.is_terminal():
         return Played(action, card, result_of(world, seat % world.config.sides), None, kept, False)
-    parts = view_parts(world.view(seat))
-    return Played(action, card, None, parts, kept, len(world.hand(seat)) > len(kept))
-
-
-def draw_rows(kept: ViewParts, cards: Sequence[Card]) -> list[ViewParts]:
-    """``with_hand(kept, kept's hand + [c])`` for each card ``c``, built from ``kept`` directly:
-    the evaluator's rows differ only in the drawn card, and ``with_hand`` rebuilt every field of
-    every row (half the analysis' time). ``tests/analysis`` checks that both give the same rows."""
-    occupied = kept.chips[0] | kept.chips[1] | kept.chips[2]
-    hand, seen = list(kept.hand), list(kept.seen)
-    rows = []
-    for c in cards:
-        row = copy(kept)
-        hand[c] += 1
-        seen[c] += 1
-        object.__setattr__(row, "hand", tuple(hand))
-        object.__setattr__(row, "seen", tuple(seen))
-        hand[c] -= 1
-        seen[c] -= 1
-        object.__setattr__(row, "hand_size", kept.hand_size + 1)
-        dead = not is_jack(c) and CARD_MASK[c] & ~occupied == 0
-        object.__setattr__(row, "dead", kept.dead + dead)
-        rows.append(row)
-    return rows
+    parts = seat_parts(world, seat, marks)
+    return Played(action, card, None, parts, kept, len(world._hands[seat]) > len(kept))
 
 
 def over_draws(batch: Batch, play: Played, draws: int | None = None, rng: random.Random | None = None) -> int:
@@ -161,15 +221,14 @@ def over_draws(batch: Batch, play: Played, draws: int | None = None, rng: random
     if not play.drew:
         return batch.add([play.parts], [1.0])
     kept = with_hand(play.parts, play.kept)
-    copies = unseen_cards(kept)
-    cards = [c for c, n in enumerate(copies) if n > 0]
+    cards = [c for c, s in enumerate(kept.seen) if s < 2]  # unseen_cards(kept), the cards with copies left
     if not cards:
         return batch.add([play.parts], [1.0])
-    weights = [float(copies[c]) for c in cards]
+    weights = [float(2 - kept.seen[c]) for c in cards]
     if draws is not None and len(cards) > draws:  # a sample, drawn by the weights
         cards = (rng or random.Random(0)).choices(cards, weights=weights, k=draws)
         weights = [1.0] * draws
-    return batch.add(draw_rows(kept, cards), weights)
+    return batch.add_draws(kept, cards, weights)
 
 
 def judge_plays(
@@ -184,7 +243,8 @@ def judge_plays(
     """Each legal action of ``seat`` (or each of ``actions``) applied once, with its side's
     chance after it (see :func:`play_chances`)."""
     acts = list(state.legal_actions(seat) if actions is None else actions)
-    plays = [apply_play(state, seat, a, None) for a in acts]
+    marks = position_marks(state)
+    plays = [apply_play(state, seat, a, None, marks) for a in acts]
     batch = Batch()
     groups = [over_draws(batch, play, draws, rng) for play in plays]
     values = batch.solve(judge)
