@@ -39,11 +39,9 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no prompt, no network c
 
 import argparse
 import json
-import math
-import random
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -62,13 +60,14 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env
 from torch import nn
 
-from sequence_game.bots.ratings import wilson_interval
-from sequence_game.env import SequenceEnv, sequence_v0
+from sequence_game.env import sequence_v0
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared evaluation, beside this file
+from rl_evaluation import evaluate
 
 #: The one module both seats play (parameter sharing).
 MODULE_ID = "shared"
 ENV_NAME = "sequence_v0_2p"
-OPPONENTS = ("random", "greedy", "heuristic")
 NUM_ACTIONS = 405
 BOARD_ACTIONS = 300  # ids 0-299: place, two-eyed jack, one-eyed jack, 100 cells each
 #: The logit of an illegal action: far below any real one, yet finite, so that the entropy term
@@ -174,52 +173,6 @@ def greedy_action(module: RLModule, obs: Mapping[str, np.ndarray]) -> int:
     with torch.no_grad():
         logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
     return int(logits[0].argmax())
-
-
-def play_game(
-    policy: Callable[[Mapping[str, np.ndarray]], int], env: SequenceEnv, deal: int
-) -> tuple[float, int]:
-    """One game of the policy in ``env.seat`` against the env's bot: its return and its illegal moves
-    (an illegal one ends the game as a loss, so it shows in the win rate too)."""
-    obs, _ = env.reset(seed=deal)
-    illegal = 0
-    while True:
-        action = policy(obs)
-        illegal += int(not obs["action_mask"][action])
-        obs, reward, terminated, truncated, _ = env.step(action)
-        if terminated or truncated:
-            return float(reward), illegal
-
-
-def evaluate(
-    policy: Callable[[Mapping[str, np.ndarray]], int], games: int, seed: int, max_turns: int
-) -> dict[str, dict[str, Any]]:
-    """Win rates against each of ``OPPONENTS`` over ``games`` games (rounded up to paired deals):
-    the same deals at every evaluation, so the curve compares like with like."""
-    pairs = max(1, math.ceil(games / 2))
-    rng = random.Random(seed)
-    deals = [rng.getrandbits(63) for _ in range(pairs)]
-    out: dict[str, dict[str, Any]] = {}
-    for name in OPPONENTS:
-        envs = [SequenceEnv(players=2, seat=s, opponents=name, max_turns=max_turns) for s in (0, 1)]
-        returns, illegal = [], 0
-        for deal in deals:
-            for env in envs:  # the same seed deals the same cards and seeds the same bot
-                ret, bad = play_game(policy, env, deal)
-                returns.append(ret)
-                illegal += bad
-        wins = sum(r > 0 for r in returns)
-        low, high = wilson_interval(wins, len(returns))
-        out[name] = {
-            "games": len(returns),
-            "wins": wins,
-            "draws": sum(r == 0 for r in returns),
-            "losses": sum(r < 0 for r in returns),
-            "win_rate": wins / len(returns),
-            "win_95": [round(low, 4), round(high, 4)],
-            "illegal_actions": illegal,
-        }
-    return out
 
 
 def load_policy(checkpoint: str | Path) -> RLModule:
