@@ -5,8 +5,9 @@
     python scripts/first_load.py --json     # the same as JSON
 
 It serves the app in this process (Starlette's test client, asking for ``gzip`` as browsers do),
-fetches ``/``, the style sheet and script it names, every ES module the script imports (followed
-recursively, as the browser does), and the language's catalogue (none for English, which is the
+fetches ``/``, the style sheet and script it names, every ES module the script imports statically
+(followed recursively, as the browser does; modules imported with ``import()`` load when their
+screen is first opened, so a first visit to the home page does not fetch them), and the language's catalogue (none for English, which is the
 page's own text). "served" counts the bytes on the wire (compressed when the server compresses),
 "raw" the files' own bytes. No database is kept: the store is SQLite in memory.
 """
@@ -26,7 +27,9 @@ sys.path.insert(0, str(ROOT / "src"))
 
 LANGUAGES = ("en", "es", "da")
 _REFS = re.compile(r'<(?:link[^>]*href|script[^>]*src)="(/static/[^"]+)"')
-_IMPORTS = re.compile(r'(?:from|import)\s*\(?\s*"(\./[^"]+\.js[^"]*)"')
+# static imports only (``from "./x.js"``, ``import "./x.js"``): a module behind ``import("./x.js")``
+# loads when its screen is first used (the replay, the analysis, the rating pages), not on a first load
+_IMPORTS = re.compile(r'(?:\bfrom|^import)\s+"(\./[^"]+\.js[^"]*)"', re.MULTILINE)
 
 
 def first_load(client: Any, lang: str) -> dict[str, Any]:

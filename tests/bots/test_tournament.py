@@ -114,13 +114,17 @@ def test_bad_arguments_get_a_clear_error(args: list[str], message: str) -> None:
 def test_ray_backend_needs_ray(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("sys")
     try:
-        import ray  # noqa: F401
+        import ray
     except ImportError:
         with pytest.raises(SystemExit) as exc:
             main(["tournament", "--bots", "random,greedy", "--games", "2", "--backend", "ray", "--quiet"])
         assert "sequence-game[ray]" in str(exc.value)
-    else:
-        out = _run_cli(capsys, "--bots", "random,greedy", "--games", "2", "--backend", "ray")
+    else:  # a small local Ray, shut down after: later tests in this process start their own
+        ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+        try:
+            out = _run_cli(capsys, "--bots", "random,greedy", "--games", "2", "--backend", "ray")
+        finally:
+            ray.shutdown()
         assert out["games"] == 2
 
 

@@ -61,6 +61,8 @@ def test_rllib_selfplay_smoke(tmp_path: Path) -> None:
     pytest.importorskip("ray.rllib", reason="the ray extra (ray[rllib]) is not installed")
     pytest.importorskip("torch", reason="the rl extra (torch) is not installed")
     ray = pytest.importorskip("ray")
+    if ray.is_initialized():  # another test of this process left its Ray running: the example starts its own
+        ray.shutdown()
     example = runpy.run_path(str(EXAMPLES / "rllib_selfplay.py"))
     args = ["--iterations", "1", "--eval-every", "1", "--eval-games", "2", "--batch", "200"]
     args += ["--minibatch", "100", "--epochs", "1", "--channels", "8", "--layers", "1", "--num-cpus", "1"]

@@ -38,7 +38,7 @@ from .names import BadName, check_name, name_key
 from .protocol import CreateRoom, ProtocolError
 from .ratings import FORMATS, GameOver, Ratings, bot_anchors, plays_like
 from .room_state import Room
-from .store import Store
+from .store import Store, unreachable_errors
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +100,13 @@ class Play:
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("rating or pairing failed", exc_info=task.exception())
+        if task.cancelled() or task.exception() is None:
+            return
+        exc = task.exception()
+        if isinstance(exc, unreachable_errors()):
+            log.warning("rating or pairing not done: the database cannot be reached (%s)", type(exc).__name__)
+        else:
+            log.error("rating or pairing failed", exc_info=exc)
 
     # ---------------------------------------------------------------- the matchmaker
 
@@ -123,6 +128,8 @@ class Play:
                 await self.pair_once()
             except asyncio.CancelledError:
                 raise
+            except unreachable_errors() as exc:  # down or restarting: one line, the next round retries
+                log.warning("pairing paused: the database cannot be reached (%s)", type(exc).__name__)
             except Exception:
                 log.warning("pairing round failed", exc_info=True)
             await asyncio.sleep(PAIR_SECONDS)

@@ -8,7 +8,8 @@ import { $, el, toast } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
 import { app } from "./state.js";
 import { api } from "./api.js";
-import { addPasskey, loginWithPasskey, passkeysSupported } from "./passkeys.js";
+// passkeys.js loads on first use: most visitors never press a passkey button (the first load stays light)
+const passkeysSupported = () => typeof window.PublicKeyCredential === "function";
 
 /** Who is logged in (app.account, app.csrf), shown in the header. */
 export async function loadAccount() {
@@ -82,12 +83,12 @@ export function setupAccount() {
   $("passkey-login-btn").hidden = false;
   $("passkey-add-btn").hidden = false;
   $("passkey-login-btn").addEventListener("click", () => attempt(async () => {
-    await loginWithPasskey();
+    await (await import("./passkeys.js")).loginWithPasskey();
     await loadAccount();
     say(_("Logged in with a passkey."));
   }));
   $("passkey-add-btn").addEventListener("click", () => attempt(async () => {
-    await addPasskey();
+    await (await import("./passkeys.js")).addPasskey();
     await loadAccount();
     say(_("Passkey added: you can log in with it from now on."));
   }));

@@ -9,7 +9,7 @@ import { moveText, teamName } from "./words.js";
 import { jumpReplay, startReplay, stopPlaying } from "./replay.js";
 
 /** Analyse the game just over: the server runs it in a worker process; we poll its progress. */
-async function analyse() {
+export async function analyse() {
   if (app.analysing) return;
   const game = app.room.match.games.length - 1, bar = $("analysis-progress");
   app.analysing = game;
@@ -101,6 +101,3 @@ export function drawAnalysis(data) {
   $("analysis-list").replaceChildren(...(list.length ? list : [el("li", { class: "muted" }, _("No move is labelled."))]));
 }
 
-export function setupAnalysis() {
-  $("analyse-btn").addEventListener("click", analyse);
-}

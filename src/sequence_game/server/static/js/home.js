@@ -6,7 +6,6 @@ import { _, i18n, ngettext } from "./i18n.js";
 import { saveToken, savedName } from "./state.js";
 import { api } from "./api.js";
 import { clockWords } from "./clocks.js";
-import { startReplay } from "./replay.js";
 import { DEFAULT_LEVEL } from "./words.js";
 import { startWhenConnected } from "./fair.js";
 
@@ -55,7 +54,7 @@ export function setupHome() {
     if (!res.ok) {
       return toast(i18n.lang === "en" && typeof data.detail === "string" ? data.detail : _("This is not a record of a finished game."));
     }
-    startReplay(data);
+    (await import("./replay.js")).startReplay(data);  // loaded on use, not on the first load
   });
 }
 

@@ -5,13 +5,13 @@ import { app } from "./state.js";
 import { act } from "./hand.js";
 import { focusCell, setSpot } from "./board.js";
 import { renderGame } from "./game.js";
-import { stepReplay } from "./replay.js";
 
 export function onKey(ev) {
   if (["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
   if (!$("replay").hidden) {
-    if (ev.key === "ArrowLeft") stepReplay(-1);
-    if (ev.key === "ArrowRight") stepReplay(1);
+    // the replay is showing, so replay.js is loaded and has set app.stepReplay
+    if (ev.key === "ArrowLeft") app.stepReplay(-1);
+    if (ev.key === "ArrowRight") app.stepReplay(1);
     return;
   }
   if ($("game").hidden || !app.view) return;

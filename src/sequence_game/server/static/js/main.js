@@ -4,7 +4,7 @@
 // draws what it is sent (this seat's view) and sends numbered commands back. Each module of js/
 // holds one part of the page; this one starts them.
 
-import { show } from "./dom.js";
+import { $, show } from "./dom.js";
 import { i18n, loadLanguage, pickLanguage, setupLanguageSwitch } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { app } from "./state.js";
@@ -19,12 +19,15 @@ import { setupChat } from "./chat.js";
 import { tickClocks } from "./clocks.js";
 import { failedChecks } from "./fair.js";
 import { setupMatch } from "./match.js";
-import { setupAnalysis } from "./analysis.js";
-import { setupReplay } from "./replay.js";
 import { onKey } from "./keys.js";
 import { loadAccount, setupAccount } from "./account.js";
 import { setupPlay } from "./play.js";
-import { showLeaderboard, showMyGames, showPlayer } from "./ratings.js";
+
+// Loaded on use, not on the first load (issue 41's budget): the replay, the analysis and the
+// rating pages are screens a first visit does not open.
+const replay = () => import("./replay.js");
+const analysis = () => import("./analysis.js");
+const ratings = () => import("./ratings.js");
 
 // The browser tests read these: every message shown must be in the catalogue (i18nMissing); how a
 // failed verification and an error are worded (failedChecks, errorText); the room's socket (app).
@@ -41,8 +44,8 @@ async function main() {
   setupLobby();
   setupChat();
   setupMatch();
-  setupAnalysis();
-  setupReplay();
+  $("analyse-btn").addEventListener("click", async () => (await analysis()).analyse());
+  $("replay-btn").addEventListener("click", async () => (await replay()).openRoomReplay());
   setupBoard();
   setupGame();
   setupAccount();
@@ -50,11 +53,11 @@ async function main() {
   setInterval(tickTimer, 1000);
   setInterval(tickClocks, 100);
   if (location.pathname === "/account") { show(["account"]); return; }
-  if (location.pathname === "/leaderboard") { show(["leaderboard"]); await showLeaderboard(); return; }
+  if (location.pathname === "/leaderboard") { show(["leaderboard"]); await (await ratings()).showLeaderboard(); return; }
   const u = /^\/u\/([^/]+)$/.exec(location.pathname);
-  if (u) { show(["player"]); await showPlayer(decodeURIComponent(u[1])); return; }
+  if (u) { show(["player"]); await (await ratings()).showPlayer(decodeURIComponent(u[1])); return; }
   const m = /^\/r\/([A-Za-z0-9]+)/.exec(location.pathname);
-  if (!m) { show(["home"]); await setupPlay(); await showMyGames(); return; }
+  if (!m) { show(["home"]); await setupPlay(); if (app.account) await (await ratings()).showMyGames(); return; }
   app.code = m[1].toUpperCase();
   connect();
 }

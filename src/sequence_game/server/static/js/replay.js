@@ -73,11 +73,13 @@ function renderFrame() {
 
 export function stepReplay(d) { jumpReplay(app.frame + d); }
 
-/** The replay's buttons and slider, and the game's Replay button. */
-export function setupReplay() {
-  $("replay-btn").addEventListener("click", async () => {
-    try { startReplay(await api("GET", `/api/rooms/${app.code}/replay`)); } catch (e) { toast(e.message); }
-  });
+/** The game's Replay button (main.js loads this module when it is pressed). */
+export async function openRoomReplay() {
+  try { startReplay(await api("GET", `/api/rooms/${app.code}/replay`)); } catch (e) { toast(e.message); }
+}
+
+/** The replay's buttons and slider, wired once, when this module first loads. */
+function setupReplay() {
   $("replay-prev").addEventListener("click", () => { stopPlaying(); stepReplay(-1); });
   $("replay-next").addEventListener("click", () => { stopPlaying(); stepReplay(1); });
   $("replay-play").addEventListener("click", () => {
@@ -93,3 +95,7 @@ export function setupReplay() {
   });
   $("replay-slider").addEventListener("input", (ev) => { stopPlaying(); app.frame = +ev.target.value; renderFrame(); });
 }
+
+setupReplay();
+// the keys (keys.js) step the replay at once, without waiting on an import: the replay showing means this module is loaded
+app.stepReplay = stepReplay;
