@@ -147,8 +147,9 @@ SCRIPT_NOT_MESSAGES = frozenset(
 
 def script_strings_outside_catalogue(path: Path | None = None) -> list[tuple[int, str]]:
     """String literals of the page's script (one module, else each of :data:`SCRIPTS`) that read as
-    words for a person but are not an argument of ``_()``, ``ngettext()`` or ``N_()``: each would
-    reach the player in English only. A module's name after ``import``/``from`` is no message."""
+        words for a person but are not an argument of ``_()``, ``ngettext()`` or ``N_()``: each would
+        reach the player in English only. A module's name after ``import``/``from``, or in ``import()``,
+    is no message."""
     if path is None:
         return [found for script in SCRIPTS for found in script_strings_outside_catalogue(script)]
     import warnings
@@ -169,7 +170,7 @@ def script_strings_outside_catalogue(path: Path | None = None) -> list[tuple[int
             elif token.type in {"string", "template_string"}:
                 text = token.value[1:-1] if token.type == "template_string" else unquote_string(token.value)
                 words = _collapse(re.sub(r"\$\{[^}]*\}", " ", text))
-                wrapped = bool(calls) and calls[-1] in {"_", "ngettext", "N_"}
+                wrapped = bool(calls) and calls[-1] in {"_", "ngettext", "N_", "import"}  # import("./x.js")
                 wrapped = wrapped or (previous is not None and previous.value in {"import", "from"})
                 if (
                     not wrapped
