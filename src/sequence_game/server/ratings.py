@@ -21,15 +21,14 @@ ten games). The leaderboard orders by the conservative ``mu - 3·sigma``.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 
+from ..research.ladder import anchors as ladder_anchors
 from .account_store import account_seats, accounts
 from .store import Store, metadata, rooms
 
@@ -39,9 +38,6 @@ FORMATS = ("2p", "3p", "2t", "3t")
 PROVISIONAL_SIGMA = 5.0
 #: OpenSkill's defaults: a new player's rating.
 MU0, SIGMA0 = 25.0, 25.0 / 3
-#: The bot levels' fixed ratings on the same scale, from ``research/ladder_v1.json`` (a measured
-#: bot league, OpenSkill scale, ``random`` anchored at 25): 2 players and 2 teams of 2 only.
-LADDER = Path(__file__).resolve().parent.parent / "research" / "ladder_v1.json"
 #: The ladder's rungs that are levels people are offered, by level name.
 LADDER_LEVELS = {"easy": "random", "medium": "greedy", "hard": "hard", "expert": "expert@100"}
 
@@ -112,10 +108,10 @@ def shown(mu: float, sigma: float, games: int = 0) -> dict[str, Any]:
 
 
 def bot_anchors() -> dict[str, dict[str, float]]:
-    """Fixed ratings of the bot levels by format (``2p``, ``2t``), from the measured ladder."""
-    try:
-        data = json.loads(LADDER.read_text())["ratings"]
-    except (OSError, ValueError, KeyError):
+    """Fixed ratings of the bot levels by format (``2p``, ``2t``): the benchmark ladder's anchors
+    (:func:`sequence_game.research.ladder.anchors`, OpenSkill's scale, ``random`` at 25)."""
+    data = ladder_anchors()
+    if not data:
         return {}
     found: dict[str, dict[str, float]] = {}
     for fmt, key in (("2p", "2p"), ("2t", "4p-teams")):
