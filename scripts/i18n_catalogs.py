@@ -346,6 +346,26 @@ TERMINAL_SOURCES = ("src/sequence_game/tui/", "src/sequence_game/cli.py", "src/s
                     "src/sequence_game/analysis/report.py")  # fmt: skip
 
 
+#: Catalogue parts that the page loads with a screen it loads on use (``loadPart`` in
+#: ``static/js/i18n.js``): a message found only in a part's files is left out of ``<lang>.json``
+#: (the first load's weight, issue 41) and written to ``<lang>.<part>.json``.
+LAZY_PARTS = {
+    "report": (
+        "src/sequence_game/server/static/js/report.js",
+        "src/sequence_game/server/report_routes.py",
+        "src/sequence_game/server/moderation.py",
+    )
+}
+
+
+def part_of(locations: list[tuple[str, int | None]]) -> str | None:
+    """The lazy part a message belongs to (every place it is found is the part's), or ``None``."""
+    for part, files in LAZY_PARTS.items():
+        if locations and all(filename in files for filename, _line in locations):
+            return part
+    return None
+
+
 def for_the_page(locations: list[tuple[str, int | None]]) -> bool:
     """Whether a message may reach the page: it is the page's own (its script or ``index.html``),
     or the server's or the engine's (refusals and checks the page words by their msgid), i.e. it
@@ -353,16 +373,17 @@ def for_the_page(locations: list[tuple[str, int | None]]) -> bool:
     return any(not filename.startswith(TERMINAL_SOURCES) for filename, _line in locations)
 
 
-def browser_catalog(lang: str) -> dict[str, Any]:
+def browser_catalog(lang: str, part: str | None = None) -> dict[str, Any]:
     """The page's form of a catalogue: message id -> translation (a list for plural forms), only
-    the messages the page may show (:func:`for_the_page`)."""
+    the messages the page may show (:func:`for_the_page`) of one part (:data:`LAZY_PARTS`; ``None``:
+    the first load's)."""
     messages: dict[str, Any] = {}
     plural = PLURAL_FORMS
     if lang != "en":
         catalog = read_catalog(lang)
         plural = catalog.plural_forms
         for m in catalog:
-            if not m.id or m.fuzzy or not for_the_page(m.locations):
+            if not m.id or m.fuzzy or not for_the_page(m.locations) or part_of(m.locations) != part:
                 continue
             if isinstance(m.id, str):
                 messages[m.id] = m.string
@@ -371,8 +392,8 @@ def browser_catalog(lang: str) -> dict[str, Any]:
     return {"lang": lang, "plural_forms": plural, "messages": dict(sorted(messages.items()))}
 
 
-def json_text(lang: str) -> str:
-    return json.dumps(browser_catalog(lang), ensure_ascii=False, separators=(",", ":")) + "\n"
+def json_text(lang: str, part: str | None = None) -> str:
+    return json.dumps(browser_catalog(lang, part), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def compiled_files() -> dict[Path, bytes]:
@@ -382,6 +403,9 @@ def compiled_files() -> dict[Path, bytes]:
         out[po_path(lang).with_suffix(".mo")] = mo_bytes(lang)
     for lang in ("en", *TRANSLATED):
         out[JSON_DIR / f"{lang}.json"] = json_text(lang).encode()
+    for lang in TRANSLATED:
+        for part in LAZY_PARTS:
+            out[JSON_DIR / f"{lang}.{part}.json"] = json_text(lang, part).encode()
     return out
 
 

@@ -16,6 +16,10 @@ alongside, to measure how much they slow the others. It reports:
 * every finished game's record, fetched afterwards (so loaded again from the store) and replayed
   through the engine: it must be legal and end as the players saw it end.
 
+``--accounts N`` (``loadtest_accounts.py``) plays as N registered accounts instead, each queueing
+with "Play now", playing the game it is paired into and queueing again: it adds the pairing
+latency and checks that every finished game was rated.
+
 ``--workers N`` serves with ``sequence serve --workers N`` (PostgreSQL ``--db`` only): memory is
 then the sum over the worker processes, and the room counts the sums over the workers reached.
 ``--route room`` instead starts N ``sequence serve --cluster`` workers on their own ports and sends
@@ -28,13 +32,13 @@ generator shares the machine with the server, so its own work is part of every f
     python scripts/loadtest.py --games 1000 --idle 0 # memory after 1,000 finished games are evicted
     python scripts/loadtest.py --bot-rooms 6 --bot-level mcts --rooms 1 --games 20
     python scripts/loadtest.py --games 300 --postgres --workers 2 --route room
+    python scripts/loadtest.py --accounts 50 --idle 0 --seconds 60 --postgres --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -113,10 +117,15 @@ def commits_are(args: argparse.Namespace) -> str:
 
 
 def headline(out: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-    """The figures a reader compares first: throughput, p99, the server's CPU a move, durability."""
+    """The figures a reader compares first: throughput, p99, the server's CPU a move, durability
+    (and with ``--accounts``, the pairing latency's p50 and p99)."""
+    pairing = (
+        {k: out["pairing_latency_ms"][k] for k in ("p50", "p99")} if "pairing_latency_ms" in out else None
+    )
     return {
         "moves_per_s": round(out.get("moves_per_s", 0.0), 1),
         "p99_ms": round(out.get("latency_ms", {}).get("p99", float("nan")), 1),
+        **({"pairing_ms": pairing} if pairing else {}),
         "server_cpu_ms_per_move": out.get("cpu_ms_per_move", {}).get("server"),
         "commits": commits_are(args),
         "load_average": out.get("load_average"),
@@ -143,58 +152,6 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
 
 
-class Postgres:
-    """A throwaway PostgreSQL server on loopback (Debian's ``initdb``/``pg_ctl``, as the tests start
-    it; as root it runs as the ``postgres`` user), removed when the run ends."""
-
-    def __init__(self, durable: bool) -> None:
-        import glob
-        import shutil
-
-        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-        if not found:
-            raise SystemExit("--postgres: PostgreSQL binaries not found (apt-get install postgresql)")
-        self.bindir = Path(found[-1]).parent
-        self.base = Path(tempfile.mkdtemp(prefix="sequence-load-pg-"))
-        sock = self.base / "sock"
-        sock.mkdir()
-        if os.geteuid() == 0:
-            shutil.chown(self.base, "postgres")
-            shutil.chown(sock, "postgres")
-        self.port = free_port()
-        self.data = self.base / "data"
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
-        # synchronous_commit=off, unless --pg-durable: a commit is in PostgreSQL's memory before it
-        # returns, so a killed *server* loses nothing, but a crash of PostgreSQL or of the machine
-        # may lose the last fraction of a second (SQLite's synchronous=NORMAL in WAL mode is alike)
-        opts = f"-p {self.port} -k {sock} -c listen_addresses=127.0.0.1 -c max_connections=200"
-        if not durable:
-            opts += " -c synchronous_commit=off"
-        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.base / "pg.log"), "-w", "start")
-        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
-
-    def _run(self, tool: str, *args: str) -> None:
-        cmd = [str(self.bindir / tool), *args]
-        if os.geteuid() == 0:
-            cmd = ["runuser", "-u", "postgres", "--", *cmd]
-        subprocess.run(cmd, check=True, capture_output=True)
-
-    def pids(self) -> list[int]:
-        """The postmaster and its backends (their CPU is part of the server's cost)."""
-        try:
-            main = int((self.data / "postmaster.pid").read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            return []
-        return [main, *children(main)]
-
-    def stop(self) -> None:
-        import shutil
-
-        with contextlib.suppress(subprocess.CalledProcessError):
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
-        shutil.rmtree(self.base, ignore_errors=True)
-
-
 class Server:
     """``sequence serve`` in a child process on loopback, limits opened for a load test.
 
@@ -212,16 +169,22 @@ class Server:
         workers: int = 1,
         compression: str = "on",
         route: str = "shared",
+        more_limits: dict[str, float] | None = None,
     ) -> None:
         limits = {
             "rooms_burst": 100_000,
             "rooms_per_minute": 1_000_000,
             "finished_seconds": 1,
             "sweep_seconds": 0.5,
+            **(more_limits or {}),
         }
         self.cmd = [sys.executable, "-m", "sequence_game", "serve", "--db", db]
         self.cmd += ["--bot-delay", "0", "--bot-seconds", str(bot_seconds), "--log-level", "warning"]
         self.cmd += ["--ws-compression", compression]
+        # every simulated player comes from 127.0.0.1: the cap of connections per address (256 a
+        # worker, conn_guard.py) is for real clients, and a routed worker holding more than its
+        # half of ~500 sockets refused some (connection resets in 2 of 6 routed runs)
+        self.cmd += ["--connections-per-address", "100000"]
         for name, value in limits.items():
             self.cmd += ["--limit", f"{name}={value}"]
         self.log = log
@@ -597,13 +560,23 @@ async def evicted(server: Server, client: httpx.AsyncClient, left: int, wait: fl
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
+    from loadtest_accounts import AccountsMode  # scripts/ (see main)
+    from loadtest_db import Postgres
+
+    mode = AccountsMode(args) if args.accounts else None  # accounts and Play now (issue 43)
     rng = random.Random(args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="sequence-load-"))
     postgres = Postgres(args.pg_durable) if args.postgres else None
     db = postgres.url if postgres else args.db or str(tmp / "load.db")
     try:
         server = Server(
-            db, args.bot_seconds, tmp / "server.log", args.workers, args.ws_compression, args.route
+            db,
+            args.bot_seconds,
+            tmp / "server.log",
+            args.workers,
+            args.ws_compression,
+            args.route,
+            mode.limits if mode else None,
         )
     except BaseException:
         if postgres:
@@ -635,6 +608,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             ]
             if bot_tasks:
                 await asyncio.sleep(2.0)  # let the bots start thinking
+            if mode:  # register and log the accounts in, before the measurement
+                await mode.prepare(server, out)
             start = time.perf_counter()
             serving = server.pids()
             pg = postgres.pids() if postgres else []
@@ -655,7 +630,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 finally:
                     http.close()
 
-            await asyncio.gather(*(lane() for _ in range(args.rooms)))
+            if mode:  # each account queues, plays what it is paired into, and queues again
+                await mode.play(server, tally, rng, deadline)
+            else:
+                await asyncio.gather(*(lane() for _ in range(args.rooms)))
             elapsed = time.perf_counter() - start
             used = (cpu_seconds(serving), cpu_seconds(pg), time.process_time())
             cpu = [b - a for a, b in zip(cpu_start, used, strict=True)]
@@ -701,7 +679,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             out["memory_release"] = health.get("memory")  # the sweep's collections and their pauses
             out["group_commits"] = health.get("commits")  # PostgreSQL: events and the statements they took
             out["records_replayed"] = await check_records(server, client, tally)
+            if mode:  # pairing latency, and every finished game rated
+                await mode.check(server, tally, out)
     finally:
+        if mode:
+            await mode.close()
         for ws in idle:
             await ws.close()
         if CLIENT["session"] is not None:
@@ -781,6 +763,10 @@ def main() -> int:
     p.add_argument("--evict-wait", type=float, default=60, help="wait this long for rooms to leave memory")
     p.add_argument("--warmup", type=int, default=2, help="games played (and evicted) before measuring")
     p.add_argument("--seed", type=int, default=1)
+    sys.modules.setdefault("loadtest", sys.modules[__name__])  # one module for loadtest_accounts too
+    from loadtest_accounts import add_arguments
+
+    add_arguments(p)
     args = p.parse_args()
     if not 0 < args.games <= MAX_GAMES:
         p.error(f"--games must be 1..{MAX_GAMES}")

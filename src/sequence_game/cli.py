@@ -19,7 +19,18 @@ from . import __version__, i18n
 from .i18n import N_, _
 
 #: Subcommands in the order ``--help`` lists them.
-COMMANDS = ("play", "serve", "tournament", "validate", "verify", "analyze", "bench", "benchmark", "selfplay")
+COMMANDS = (
+    "play",
+    "serve",
+    "admin",
+    "tournament",
+    "validate",
+    "verify",
+    "analyze",
+    "bench",
+    "benchmark",
+    "selfplay",
+)
 
 #: argparse's own words that a player meets (``usage:``, the section titles, its errors). argparse
 #: looks them up with gettext's global domain, which follows ``LANGUAGE`` rather than ``--lang``;

@@ -26,6 +26,25 @@ def test_a_small_load_test_finishes_cleanly() -> None:
     assert head["moves_per_s"] > 0 and head["commits"].startswith("durable against a process crash")
 
 
+def test_a_small_load_test_with_accounts_and_play_now() -> None:
+    """``--accounts``: four accounts registered and logged in over HTTP, each queueing with Play now,
+    playing what it is paired into and queueing again; every seat given once, every game finished,
+    rated for both players and replayed from its record."""
+    cmd = [sys.executable, str(SCRIPT), "--accounts", "4", "--games", "4", "--seconds", "60"]
+    cmd += ["--idle", "0", "--warmup", "0", "--evict-wait", "20", "--poll", "0.2"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = json.loads(done.stdout)
+    games = out["games"]
+    assert out["errors"] == 0 and games >= 4 and out["records_replayed"] == games, out
+    assert out["games_rated"] == games and out["accounts"]["count"] == 4
+    # each room's two seats paired exactly once, one account each
+    assert out["pairings"]["rooms"] == games and out["pairings"]["seats"] == 2 * games
+    pairing = out["pairing_latency_ms"]
+    assert 0 < pairing["p50"] <= pairing["p99"] <= pairing["max"] and out["moves"] > 0
+    assert out["headline"]["pairing_ms"]["p99"] == pairing["p99"]
+
+
 @pytest.mark.postgres
 def test_a_small_load_test_routed_by_room_on_two_workers() -> None:
     """``--route room``: two ``--cluster`` workers, each room's requests sent to one of them, as a

@@ -18,6 +18,8 @@ from openskill.models import PlackettLuce
 
 from sequence_game.server import store as store_module
 from sequence_game.server.account_store import AccountStore
+from sequence_game.server.moderation import Moderation
+from sequence_game.server.names import check_name, name_key
 from sequence_game.server.ratings import (
     MU0,
     SIGMA0,
@@ -202,7 +204,7 @@ def test_an_existing_v0004_database_upgrades_with_its_games(
     assert _events_of(url)[: len(before)] == before
     engine = sa.create_engine(url)
     with engine.connect() as conn:
-        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0005"
+        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0006"
     engine.dispose()
 
 
@@ -294,3 +296,114 @@ def test_a_players_page_of_nobody_is_a_404(rated_server: Server) -> None:
     assert rated_server.get("/api/leaderboard?format=9z").status_code == 400
     guest = rated_server.create_room(players=2, rated=True)  # a guest's room is never rated
     assert "rated" not in guest["room"]["config"]
+
+
+def account_id(store: Store, shown_name: str) -> int:
+    found = AccountStore(store).by_key(name_key(check_name(shown_name)))
+    assert found is not None
+    return found.id
+
+
+def test_a_game_left_unrated_by_a_killed_worker_is_rated_by_the_sweep(tmp_path: Path) -> None:
+    """A worker killed between a game's last move and its rating (simulated: the rating's rows
+    deleted once the worker is dead) leaves the game unrated; the next worker's sweep at its start
+    rates it as the worker would have, reading from the stored events that Bob left for good (his
+    seat played by the stand-in at the end: a loss, whatever the board says), and leaves alone
+    the casual game of the same host with a guest who claimed the seat afterwards. A second sweep
+    changes nothing."""
+    db = str(tmp_path / "sequence.db")
+    first = Server(db, log=tmp_path / "first.log", extra=LIMITS).start()
+    try:
+        ann, bob, cat = Visitor(first), Visitor(first), Visitor(first)
+        an, bn, cn = name("Ann"), name("Bob"), name("Cat")
+        assert ann.register(an).status_code == 201 and bob.register(bn).status_code == 201
+        room = ann.post("/api/rooms", {"players": 2, "rated": True, "grace_seconds": 0.5}).json()
+        code = room["code"]
+        assert bob.post(f"/api/rooms/{code}/seats/1", {"name": "y"}).status_code == 201
+        host = first.client(code, room["token"])
+        host.send({"type": "start"})
+        host.recv_until(lambda m: m.get("type") == "state" and m.get("view") is not None)
+        while advance({0: host}):  # Bob never comes: the stand-in plays his seat
+            pass
+        host.close()
+        # the same host with a guest, who registers and claims the seat once the game is over
+        casual = ann.post("/api/rooms", {"players": 2, "rated": True}).json()
+        guest_token = cat.post(f"/api/rooms/{casual['code']}/seats/1", {"name": "z"}).json()["token"]
+        clients = {
+            0: first.client(casual["code"], casual["token"]),
+            1: first.client(casual["code"], guest_token),
+        }
+        clients[0].send({"type": "start"})
+        for c in clients.values():
+            c.recv_until(lambda m: m.get("type") == "state" and m.get("view") is not None)
+        while advance(clients):
+            pass
+        for c in clients.values():
+            c.close()
+        assert cat.register(cn).status_code == 201
+        claim = cat.post("/api/account/claim", {"code": casual["code"], "token": guest_token})
+        assert claim.status_code == 200, claim.text
+        end = time.monotonic() + 120
+        while not ann.request("GET", f"/api/players/{an}").json()["ratings"] and time.monotonic() < end:
+            time.sleep(0.2)
+    finally:
+        first.kill()
+    store = Store(f"sqlite:///{db}")
+    try:
+        ratings = Ratings(store)
+        a_id, b_id, c_id = (account_id(store, n) for n in (an, bn, cn))
+        rated_before = ratings.of_account(a_id), ratings.of_account(b_id)
+        assert rated_before[0]["2p"]["games"] == 1 and ratings.of_account(c_id) == {}
+        with store.engine.begin() as conn:  # as if the worker had died before the rating's commit
+            for t in ("rated_games", "rating_history"):
+                conn.exec_driver_sql(f"DELETE FROM {t}")
+            conn.exec_driver_sql("DELETE FROM ratings")
+        assert ratings.of_account(a_id) == {} and ratings.history(b_id) == []
+    finally:
+        store.close()
+    second = Server(db, log=tmp_path / "second.log", extra=LIMITS).start()  # its sweep at start
+    try:
+        ann.http.base_url = bob.http.base_url = second.http
+        end = time.monotonic() + 120
+        while (
+            not (page := bob.request("GET", f"/api/players/{bn}").json())["games"] and time.monotonic() < end
+        ):
+            time.sleep(0.2)
+        [game] = page["games"]
+        assert game["code"] == code and game["result"] == "loss" and game["abandoned"]
+        model = PlackettLuce()
+        new = model.rate([[model.rating()], [model.rating()]], ranks=[0.0, 2.0])
+        assert page["ratings"]["2p"]["mu"] == round(new[1][0].mu, 2)
+        mine = ann.request("GET", f"/api/players/{an}").json()
+        assert mine["ratings"]["2p"]["mu"] == round(new[0][0].mu, 2)
+        assert mine["ratings"]["2p"]["games"] == 1  # the game with the guest stays casual
+        assert [g["code"] for g in mine["games"]] == [code]
+    finally:
+        second.kill()
+    store = Store(f"sqlite:///{db}")
+    try:
+        ratings = Ratings(store)
+        after = ratings.of_account(a_id), ratings.of_account(b_id)
+        assert after == rated_before  # the same numbers as the worker's own rating
+        assert ratings.sweep() == 0 and ratings.sweep(since=0.0) == 0  # twice: nothing changes
+        assert (ratings.of_account(a_id), ratings.of_account(b_id)) == after
+        assert len(ratings.history(a_id)) == len(ratings.history(b_id)) == 1
+        # the ban path: the same game left unrated again, and Bob banned meanwhile (as play_routes
+        # sweeps: moderation's void_if_banned first) is decided unrated, for good
+        with store.engine.begin() as conn:
+            for t in ("rated_games", "rating_history", "ratings"):
+                conn.exec_driver_sql(f"DELETE FROM {t}")
+        moderation = Moderation(store)
+        moderation.ban(bn, "abuse", actor="test")
+
+        def void(over: GameOver) -> bool:
+            return moderation.void_if_banned(over.code, over.game, over.players, over.sides)
+
+        assert ratings.sweep(since=0.0, void=void) == 0
+        assert ratings.of_account(a_id) == {} and ratings.of_account(b_id) == {}
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("SELECT count(*) FROM rated_games").scalar() == 1
+        moderation.unban(bn, actor="test")
+        assert ratings.sweep(since=0.0, void=void) == 0 and ratings.of_account(b_id) == {}
+    finally:
+        store.close()

@@ -1,7 +1,8 @@
 """The accounts' HTTP endpoints (``/api/account``), and the account a room's seat is taken with.
 
 =========================  ====================================================================
-``GET /api/account``       who is logged in: ``{account, csrf, games}`` (``account`` null if nobody)
+``GET /api/account``       who is logged in: ``{account, csrf, games, passkeys, banned}``
+                           (``account`` null if nobody; ``banned``: ``{reason, at}`` or null)
 ``POST .../register``      ``{name, password}``: a new account, logged in (201)
 ``POST .../login``         ``{name, password}``: a new session (the cookie), ``{account, csrf}``
 ``POST .../logout``        ends the session (CSRF token needed when there is one)
@@ -27,6 +28,7 @@ from ..i18n import N_
 from .account_store import Account
 from .accounts import Accounts
 from .manager import RoomManager
+from .moderation import Moderation
 from .protocol import ProtocolError
 from .sessions import check_csrf, check_origin, clear_cookie, cookie_token, csrf_token, set_cookie
 
@@ -40,8 +42,12 @@ STATUS = {
     "bad_name": 400,
     "bad_password": 400,
     "bad_passkey": 401,
+    "banned": 403,
 }
 NOT_LOGGED_IN = ProtocolError("not_logged_in", N_("log in first"))
+#: What a ban refuses (:mod:`.moderation`); here, with the page's first-load messages.
+BANNED_RATED = ProtocolError("banned", N_("your account is banned: it cannot play rated games"))
+BANNED_CHAT = ProtocolError("banned", N_("your account is banned: it cannot write in the chat"))
 
 
 class _Body(BaseModel):
@@ -81,6 +87,8 @@ class AccountRoutes:
     def __init__(self, accounts: Accounts, manager: RoomManager) -> None:
         self.accounts = accounts
         self.manager = manager
+        self.moderation: Moderation | None = None
+        """Set by :class:`.report_routes.Reports`: ``GET /api/account`` says whether it is banned."""
 
     async def current(self, request: Request) -> tuple[Account, str] | None:
         """The request's logged-in account and its session token, or ``None``."""
@@ -131,6 +139,8 @@ class AccountRoutes:
             games = await accounts.run(accounts.db.games, account.id)
             keys = await accounts.run(accounts.db.passkey_count, account.id)
             body = {"account": public(account), "csrf": csrf_token(token), "games": games, "passkeys": keys}
+            ban = None if self.moderation is None else await accounts.run(self.moderation.ban_of, account.id)
+            body["banned"] = None if ban is None else {"reason": ban.reason, "at": round(ban.at)}
             return JSONResponse(body, headers=headers)
 
         @app.post("/api/account/register", status_code=201)

@@ -48,6 +48,8 @@ from .passkeys import Passkeys
 from .play_routes import Play
 from .protocol import CreateRoom, Hello, HintRequest, JoinSeat, ProtocolError, parse_message
 from .replays import replay_frames
+from .report_routes import STATUS as REPORT_STATUS
+from .report_routes import Reports
 from .rooms import Connection, Room, room_public
 from .static_files import StaticAssets
 from .store import Store, unreachable_errors
@@ -92,7 +94,8 @@ def create_app(
     )
     analyses = AnalysisJobs(limits)
     accounts = AccountRoutes(Accounts(store, limits, manager.shared.buckets), manager)
-    play = Play(store, manager, accounts)  # ratings, the "Play now" queue, players' pages
+    reports = Reports(store, manager, accounts)  # players' reports; what a ban forbids
+    play = Play(store, manager, accounts, reports)  # ratings, the "Play now" queue, players' pages
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -142,18 +145,22 @@ def create_app(
 
     @app.exception_handler(ProtocolError)
     async def _refused(_request: Request, exc: ProtocolError) -> JSONResponse:
-        status = {
-            "unknown_room": 404,
-            "in_progress": 409,
-            "no_game": 404,
-            "seat_taken": 409,
-            "started": 409,
-            "rate_limited": 429,
-            "hints_off": 403,
-            "hint_not_ready": 503,
-            "bad_token": 403,
-            "no_player": 404,
-        }.get(exc.code) or ACCOUNT_STATUS.get(exc.code, 400)
+        status = (
+            {
+                "unknown_room": 404,
+                "in_progress": 409,
+                "no_game": 404,
+                "seat_taken": 409,
+                "started": 409,
+                "rate_limited": 429,
+                "hints_off": 403,
+                "hint_not_ready": 503,
+                "bad_token": 403,
+                "no_player": 404,
+            }.get(exc.code)
+            or ACCOUNT_STATUS.get(exc.code)
+            or REPORT_STATUS.get(exc.code, 400)
+        )
         return JSONResponse(exc.to_dict(), status_code=status)
 
     async def _database_down(_request: Request, exc: Exception) -> JSONResponse:
@@ -210,6 +217,8 @@ def create_app(
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
         account = await accounts.seat_account(request)  # a guest: None; logged in: the seat's name
+        if body.rated:
+            await reports.refuse_rated(account)  # a banned account hosts no rated game
         if account is not None:
             body = body.model_copy(update={"name": account.name})
         elif body.rated:
@@ -240,6 +249,8 @@ def create_app(
     async def join(code: str, seat: int, body: JoinSeat, request: Request) -> dict[str, Any]:
         room = await room_or_404(code, request)
         account = await accounts.seat_account(request)
+        if room.config.get("rated"):
+            await reports.refuse_rated(account)  # nor sits at one
         token = await manager.take_seat(room, seat, account.name if account is not None else body.name)
         await accounts.link(account, room.code, seat)
         return {"code": room.code, "seat": seat, "token": token}
@@ -313,6 +324,7 @@ def create_app(
     accounts.install(app)
     Passkeys(accounts, store).install(app)  # a second way to log in (WebAuthn)
     play.install(app)
+    reports.install(app)
 
     @app.get("/")
     @app.get("/account")

@@ -23,7 +23,7 @@ import random
 import secrets
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -44,7 +44,7 @@ from .hints import Hints
 from .limits import Limits
 from .memory import MemoryKeeper
 from .presence import Presence
-from .protocol import CreateRoom, Hello, Hint, Ping, ProtocolError
+from .protocol import Chat, CreateRoom, Hello, Hint, Ping, ProtocolError
 from .room_state import Room
 from .rooms import CODE_ALPHABET, CODE_LENGTH, PRIVATE_CODE_LENGTH, fold, need_state, rebuild
 from .seats import Connection, Seat, bot_seat, detach, hash_token
@@ -106,6 +106,9 @@ class RoomManager:
         self.on_game_over: Callable[[Room], None] | None = None
         """Called (holding the room's lock) when a game this worker committed the end of is over:
         the ratings (:mod:`.play_routes`)."""
+        self.may_chat: Callable[[Room, int], Awaitable[None]] | None = None
+        """Raises to refuse a seat's chat line before the room's lock is taken (a banned
+        account's: :mod:`.report_routes`)."""
         self.workers = Workers(
             cluster,
             store,
@@ -557,6 +560,8 @@ class RoomManager:
         if isinstance(msg, Hint):  # thought out without the lock, so the room goes on meanwhile
             conn.send(await self.hint(room, conn.seat))
             return
+        if isinstance(msg, Chat) and conn.seat is not None and self.may_chat is not None:
+            await self.may_chat(room, conn.seat)
         async with room.lock:
             await handler(self, room, conn, msg)
 

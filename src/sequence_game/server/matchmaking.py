@@ -42,8 +42,10 @@ TIME_CONTROLS = {"none": (0.0, 0), "3+2": (3.0, 2), "10+5": (10.0, 5)}
 BASE_WINDOW, WIDEN = 3.0, 0.5
 #: A claimed group whose room did not follow within this time goes back to waiting.
 CLAIM_SECONDS = 30.0
-#: A paired entry is kept this long for its page to fetch, then removed.
-PAIRED_SECONDS = 3600.0
+#: A paired entry (with the seat's token: the one secret the queue keeps in plain text) is kept
+#: this long for its page to fetch, then removed; the page polls every second and deletes it at
+#: once (``POST /api/queue/done``), so this only bounds a page closed meanwhile.
+PAIRED_SECONDS = 300.0
 
 queue_entries = sa.Table(
     "queue_entries",
@@ -228,7 +230,7 @@ class Queue:
 
     def recover(self) -> int:
         """Entries claimed by a worker that never made their room go back to waiting; paired
-        entries nobody fetched are removed after an hour."""
+        entries nobody fetched are removed after :data:`PAIRED_SECONDS`."""
         now = time.time()
         with self.engine.begin() as conn:
             back = conn.execute(

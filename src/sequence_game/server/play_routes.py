@@ -16,7 +16,8 @@ The matchmaker runs on every worker (:class:`Matchmaker`): about once a second i
 claims a dead worker left, claims groups (:meth:`.matchmaking.Queue.claim`) and makes each
 group's room: every seat taken with the account's name, the game started at once (as "Play a bot
 now"), then the entries marked paired. The player's page polls ``GET /api/queue`` and goes to the
-room. A finished game is rated by the worker that committed its last move (:meth:`Play.game_over`).
+room. A finished game is rated by the worker that committed its last move (:meth:`Play.game_over`);
+one left unrated by a worker killed meanwhile, by a sweep at start and every minute.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ from .manager import RoomManager
 from .matchmaking import TABLES, TIME_CONTROLS, Group, Queue
 from .names import BadName, check_name, name_key
 from .protocol import CreateRoom, ProtocolError
-from .ratings import FORMATS, GameOver, Ratings, bot_anchors, plays_like
+from .ratings import FORMATS, SWEEP_SECONDS, GameOver, Ratings, bot_anchors, game_over_of, plays_like
+from .report_routes import Reports
 from .room_state import Room
 from .store import Store, unreachable_errors
 
@@ -63,15 +65,17 @@ class HideHistory(BaseModel):
 class Play:
     """Ratings, the queue and players' pages of one application."""
 
-    def __init__(self, store: Store, manager: RoomManager, accounts: AccountRoutes) -> None:
+    def __init__(self, store: Store, manager: RoomManager, accounts: AccountRoutes, reports: Reports) -> None:
         self.manager = manager
         self.accounts = accounts
+        self.reports = reports
         self.ratings = Ratings(store)
         self.queue = Queue(store)
         self.account_db = AccountStore(store)
         self.anchors = bot_anchors()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self.paired = 0
         """Groups this worker made rooms for (for ``/health``)."""
         manager.on_game_over = self.game_over
@@ -80,18 +84,36 @@ class Play:
 
     def game_over(self, room: Room) -> None:
         """A game this worker ended: rate it off the loop (once: :meth:`.ratings.Ratings.rate`)."""
-        if not room.config.get("rated") or not room.match:
+        over = game_over_of(room)
+        if over is not None:
+            self._spawn(asyncio.to_thread(self._rate, over))
+
+    def _rate(self, over: GameOver) -> None:
+        """Rate a game, unless a banned account holds one of its seats (banned during the game:
+        nobody's rating moves, the game stays casual)."""
+        if self.reports.db.void_if_banned(over.code, over.game, over.players, over.sides):
+            log.info("room %s: game %d not rated, a banned account played it", over.code, over.game)
             return
-        over = GameOver(
-            code=room.code,
-            game=len(room.match) - 1,
-            players=len(room.seats),
-            sides=room.sides,
-            rated=True,
-            winner=room.match[-1]["winner"],
-            seats=tuple((s.index, s.kind, s.stand_in) for s in room.seats),
-        )
-        self._spawn(asyncio.to_thread(self.ratings.rate, over))
+        self.ratings.rate(over)
+
+    def _void(self, over: GameOver) -> bool:
+        """Whether a banned account held a seat of the game (then marked decided, unrated)."""
+        return self.reports.db.void_if_banned(over.code, over.game, over.players, over.sides)
+
+    async def _sweep_forever(self) -> None:
+        """At start and every :data:`.ratings.SWEEP_SECONDS`: rate the finished games of rated
+        rooms that a killed worker left unrated (:meth:`.ratings.Ratings.sweep`)."""
+        while True:
+            try:
+                if rated := await asyncio.to_thread(self.ratings.sweep, None, self._void):
+                    log.warning("rated %d finished game(s) left unrated (a worker stopped first)", rated)
+            except asyncio.CancelledError:
+                raise
+            except unreachable_errors() as exc:
+                log.warning("rating sweep paused: the database cannot be reached (%s)", type(exc).__name__)
+            except Exception:
+                log.warning("rating sweep failed", exc_info=True)
+            await asyncio.sleep(SWEEP_SECONDS)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
@@ -113,9 +135,10 @@ class Play:
     def start(self) -> None:
         if self._loop is None:
             self._loop = asyncio.create_task(self._forever())
+            self._sweeper = asyncio.create_task(self._sweep_forever())
 
     async def close(self) -> None:
-        tasks = [t for t in (self._loop, *self._tasks) if t is not None]
+        tasks = [t for t in (self._loop, self._sweeper, *self._tasks) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -198,6 +221,7 @@ class Play:
         @app.post("/api/queue", status_code=201)
         async def join_queue(body: JoinQueue, request: Request) -> dict[str, Any]:
             account, _token = await accounts.required(request)
+            await self.reports.refuse_rated(account)  # a banned account plays no rated game
             mu = await asyncio.to_thread(ratings.mu, account.id, body.format)
             bots = None if body.bots_after is None else float(body.bots_after)
             await asyncio.to_thread(

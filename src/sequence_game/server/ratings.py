@@ -10,7 +10,11 @@ every other side, whatever the board says.
 
 Rating once: the game's key ``(room, game number)`` is the primary key of ``rated_games``,
 inserted in the same transaction as the new ratings, so a game finishing on two workers, or rated
-again after a restart, changes nothing the second time. On PostgreSQL the players' rating rows
+again after a restart, changes nothing the second time. A worker killed between a game's last
+move and its rating leaves it unrated until a sweep (:meth:`Ratings.sweep`, at each worker's
+start and every :data:`SWEEP_SECONDS`) finds it: the room's stored events are folded again, each
+game taken as it stood at the event that ended it, and rated through the same once-only path.
+On PostgreSQL the players' rating rows
 are locked (``FOR UPDATE``) while read and written; SQLite serves one process, and a lock here
 keeps its threads apart.
 
@@ -21,8 +25,10 @@ ten games). The leaderboard orders by the conservative ``mu - 3·sigma``.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +36,12 @@ import sqlalchemy as sa
 
 from ..research.ladder import anchors as ladder_anchors
 from .account_store import account_seats, accounts
-from .store import Store, metadata, rooms
+from .room_state import Room
+from .rooms import fold
+from .seats import Seat
+from .store import RoomRow, Store, events, metadata, rooms
+
+log = logging.getLogger(__name__)
 
 #: The formats, and what each means (the page's words are in ``static/js/ratings.js``).
 FORMATS = ("2p", "3p", "2t", "3t")
@@ -38,6 +49,10 @@ FORMATS = ("2p", "3p", "2t", "3t")
 PROVISIONAL_SIGMA = 5.0
 #: OpenSkill's defaults: a new player's rating.
 MU0, SIGMA0 = 25.0, 25.0 / 3
+#: Seconds between two sweeps for finished games of rated rooms left unrated (a worker died).
+SWEEP_SECONDS = 60.0
+#: A sweep looks at the rooms created this many seconds ago or since.
+SWEEP_DAYS_S = 7 * 86400.0
 #: The ladder's rungs that are levels people are offered, by level name.
 LADDER_LEVELS = {"easy": "random", "medium": "greedy", "hard": "hard", "expert": "expert@100"}
 
@@ -146,6 +161,38 @@ class GameOver:
     """``(index, kind, stand_in)`` of every seat as the game ended."""
 
 
+def game_over_of(room: Room) -> GameOver | None:
+    """What rating needs of the game that has just ended in ``room`` (its last line of the match);
+    ``None`` when the room is not rated. Taken on the loop by the worker that ended the game, and
+    by a sweep at the same point of the room's folded events."""
+    if not room.config.get("rated") or not room.match:
+        return None
+    return GameOver(
+        code=room.code,
+        game=len(room.match) - 1,
+        players=len(room.seats),
+        sides=room.sides,
+        rated=True,
+        winner=room.match[-1]["winner"],
+        seats=tuple((s.index, s.kind, s.stand_in) for s in room.seats),
+    )
+
+
+def games_over(row: RoomRow) -> list[GameOver]:
+    """Every game that ended in a stored room of a rated table, each as the worker that committed
+    its end saw it: the events folded one by one (as :func:`.rooms.rebuild` does) and the game
+    taken at the event that ended it, so who had left for good (``away``, a ``flag`` to a bot)
+    is read from the events as they stood then."""
+    room = Room(row.code, dict(row.config), row.host_seat, [Seat(i) for i in range(row.config["players"])])
+    found = []
+    for ev in row.events:
+        was = room.status
+        fold(room, ev)
+        if was != "over" and room.status == "over" and (over := game_over_of(room)) is not None:
+            found.append(over)
+    return found
+
+
 def ranks_of(sides: int, winner: int | None, abandoned: set[int]) -> list[int]:
     """Each side's rank (0 best): the winner first, others tied, a side that left last."""
     ranks = []
@@ -163,16 +210,20 @@ class Ratings:
     """The rating tables' statements; every method blocks (run it off the loop)."""
 
     def __init__(self, store: Store) -> None:
+        self.store = store
         self.engine = store.engine
+        self._swept: dict[str, int] = {}
+        """Rooms a sweep folded and found nothing to rate in, by code: the version it read."""
         self.postgres = store.engine.dialect.name == "postgresql"
         self._lock = threading.Lock()
         from openskill.models import PlackettLuce
 
         self.model = PlackettLuce()
 
-    def rate(self, over: GameOver) -> list[dict[str, Any]] | None:
+    def rate(self, over: GameOver, joined_only: bool = False) -> list[dict[str, Any]] | None:
         """Rate a finished game once; the history rows written, or ``None`` when it is casual or
-        already rated."""
+        already rated. ``joined_only`` (a sweep, after the game): a seat counts as an account's
+        only if the account sat down in it, not if it claimed a guest's seat afterwards."""
         fmt = game_format(over.players, over.sides)
         if not over.rated or fmt is None or any(kind != "human" for _i, kind, _s in over.seats):
             return None
@@ -180,13 +231,12 @@ class Ratings:
             room_id = conn.execute(sa.select(rooms.c.id).where(rooms.c.code == over.code)).scalar()
             if room_id is None:
                 return None
-            held = dict(
-                conn.execute(
-                    sa.select(account_seats.c.seat, account_seats.c.account_id).where(
-                        account_seats.c.room_id == room_id
-                    )
-                ).all()
+            links = sa.select(account_seats.c.seat, account_seats.c.account_id).where(
+                account_seats.c.room_id == room_id
             )
+            if joined_only:
+                links = links.where(account_seats.c.claimed.is_(False))
+            held = dict(conn.execute(links).all())
             who = [held.get(i) for i, _k, _s in over.seats]
             if any(a is None for a in who) or len(set(who)) != len(who):
                 return None  # a guest, or one account in two seats: casual
@@ -255,6 +305,67 @@ class Ratings:
                     conn.execute(ratings.insert().values(account_id=account, format=fmt, games=1, **values))
                 written.append(row)
         return written
+
+    # ---------------------------------------------------------------- the sweep
+
+    def unrated_rooms(self, since: float) -> list[tuple[str, int]]:
+        """``(code, version)`` of the rated rooms created after ``since``, with an account's seat,
+        that have more finished games than rated ones (the count of ``start`` events, less the
+        game going on), but for those a sweep already folded at that version."""
+        starts = (
+            sa.select(sa.func.count())
+            .where(events.c.room_id == rooms.c.id, events.c.kind == "start")
+            .scalar_subquery()
+        )
+        done = sa.select(sa.func.count()).where(rated_games.c.room_id == rooms.c.id).scalar_subquery()
+        query = sa.select(
+            rooms.c.code,
+            rooms.c.version,
+            rooms.c.config,
+            rooms.c.status,
+            starts.label("starts"),
+            done.label("done"),
+        ).where(
+            rooms.c.created_at > since,
+            rooms.c.status.in_(("playing", "over")),
+            sa.exists().where(account_seats.c.room_id == rooms.c.id),
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        behind = {
+            r.code: int(r.version)
+            for r in rows
+            if (r.config or {}).get("rated") and r.starts - (1 if r.status == "playing" else 0) > r.done
+        }
+        self._swept = {c: v for c, v in self._swept.items() if c in behind}
+        return [(code, version) for code, version in behind.items() if self._swept.get(code) != version]
+
+    def sweep(self, since: float | None = None, void: Callable[[GameOver], bool] | None = None) -> int:
+        """Rate every finished game of a rated room that has no rating yet (a worker was killed
+        between the game's last move and its rating); returns the games rated. Idempotent: each
+        game goes through :meth:`rate`, whose ``rated_games`` key admits it once. ``void``: the
+        check the worker makes before rating a game (a banned player's game is decided unrated),
+        made here too; true, and the game is not rated."""
+        since = time.time() - SWEEP_DAYS_S if since is None else since
+        rated = 0
+        for code, version in self.unrated_rooms(since):
+            try:
+                row = self.store.load_room(code)
+                if row is None:
+                    continue
+                done = [
+                    self.rate(over, joined_only=True)
+                    for over in games_over(row)
+                    if void is None or not void(over)
+                ]
+            except sa.exc.OperationalError:
+                raise  # the database is away: the next sweep tries again
+            except Exception:
+                log.exception("sweep: room %s could not be read again to rate its games", code)
+                done = []
+            rated += sum(1 for d in done if d is not None)
+            self._swept[code] = version  # casual games in a rated room: not folded again unchanged
+        return rated
 
     # ---------------------------------------------------------------- reading
 

@@ -4,6 +4,7 @@ import { $, el } from "./dom.js";
 import { _ } from "./i18n.js";
 import { app } from "./state.js";
 import { send } from "./socket.js";
+import { api } from "./api.js";
 
 export function addChat(line) {
   const chat = $("chat");
@@ -19,6 +20,23 @@ export function muteButton(s) {
   return el("button", { type: "button", class: "mute", "data-seat": s.seat, "aria-pressed": String(muted),
     "aria-label": muted ? _("Unmute {who}'s chat", { who }) : _("Mute {who}'s chat", { who }),
     on: { click: () => send({ type: "mute", seat: s.seat, mute: !muted }) } }, muted ? _("Unmute") : _("Mute"));
+}
+
+/** Who this player may report here (the other seats held by accounts), asked on each welcome
+ * when logged in and seated; the dialog itself loads on the first click (report.js). */
+export async function loadReportable() {
+  app.reportable = new Map();
+  if (!app.account || app.seat === null) return;
+  try { app.reportable = new Map((await api("GET", `/api/rooms/${app.code}/reports`)).seats.map((s) => [s.seat, s.name])); }
+  catch { /* no report button: nothing else depends on it */ }
+}
+
+export function reportButton(s) {
+  const who = app.reportable?.get(s.seat);
+  if (who === undefined || s.seat === app.seat) return null;
+  const button = el("button", { type: "button", class: "mute", "aria-haspopup": "dialog", "aria-label": _("Report {who}", { who }),
+    on: { click: async () => (await import("./report.js")).openReport(s.seat, who, button) } }, _("Report…"));
+  return button;
 }
 
 /** A spectator's mutes live with its socket on the server (it has no seat to keep them with), so

@@ -10,7 +10,7 @@ import { send } from "./socket.js";
 import { act, actionWords, askHint, isDead, legalFor, renderHand } from "./hand.js";
 import { drawBoard } from "./board.js";
 import { movesSinceMyTurn } from "./log.js";
-import { muteButton } from "./chat.js";
+import { muteButton, reportButton } from "./chat.js";
 import { clockSpan } from "./clocks.js";
 import { renderFairLine } from "./fair.js";
 import { renderMatch, renderOverExtras } from "./match.js";
@@ -165,7 +165,7 @@ export function renderGame() {
         s.stand_in ? el("span", { class: "tag away" }, _("bot stands in")) : null,
         s.kind === "human" && !s.connected ? el("span", { class: "tag away" }, _("away")) : null),
       el("span", { class: "meta" }, ngettext("{n} card", "{n} cards", v.hand_sizes[s.seat])),
-      clockSpan(s.seat), muteButton(s),
+      clockSpan(s.seat), muteButton(s), reportButton(s),
       el("span", { class: "history", "aria-label": _("{who}'s plays, newest first", { who: seatName(s.seat) }) },
         ...(history.length ? history : [el("span", { class: "muted" }, _("no plays yet"))])));
   }));

@@ -54,6 +54,14 @@ export async function loadLanguage(lang) {
   translatePage();
 }
 
+/** A catalogue part that a screen loaded on use needs (static/i18n/<lang>.<part>.json, made by
+ * scripts/i18n_catalogs.py from LAZY_PARTS), merged into the messages. */
+export async function loadPart(part) {
+  if (i18n.lang === "en") return;
+  try { Object.assign(i18n.messages, (await (await fetch(`/static/i18n/${i18n.lang}.${part}.json${VERSION}`)).json()).messages); }
+  catch { /* the English words stand in */ }
+}
+
 /** The page's own text: elements marked data-i18n (their English inner HTML is the message) and
  * the attributes named in data-i18n-attr. scripts/i18n_catalogs.py extracts them the same way. */
 function translatePage() {

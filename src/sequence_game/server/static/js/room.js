@@ -11,7 +11,7 @@ import { renderLobby } from "./lobby.js";
 import { showHint } from "./hand.js";
 import { goneSeats, goneWords, renderGame } from "./game.js";
 import { addLog } from "./log.js";
-import { addChat, hideMutedChat, restoreSpectatorMutes, saveSpectatorMutes } from "./chat.js";
+import { addChat, hideMutedChat, loadReportable, restoreSpectatorMutes, saveSpectatorMutes } from "./chat.js";
 import { contributeNonce, noteCommitment } from "./fair.js";
 
 export function receive(msg) {
@@ -69,6 +69,7 @@ export function receive(msg) {
     const s = msg.you.seat;
     setConn(s === null ? _("watching") : msg.room.seats[s].name || _("seat {n}", { n: s }), "ok");
     app.over = !!msg.view?.termination;
+    loadReportable().then(() => app.reportable.size && app.room && render());
   }
   if (msg.type === "welcome" || msg.type === "state") {
     if (msg.type === "state" && msg.event) {
