@@ -27,6 +27,9 @@ from ..config import GameConfig
 PROTOCOL: Final = "sequence-bench/1"
 PROTOCOL_SEED: Final = 20_261_204
 ANCHORS_FILE: Final = Path(__file__).with_name("ladder_v1.json")
+LEAGUE_FILE: Final = Path(__file__).with_name("league_v1.json")
+"""The levels' anchors at 3 sides (tables ``3p`` and ``3-teams``), outside the benchmark's
+protocol: a Plackett-Luce fit of a 3-sided league, ``scripts/bot_league.py``."""
 
 
 @dataclass(frozen=True)
@@ -68,5 +71,16 @@ def anchors() -> dict[str, dict[str, dict[str, float]]]:
     if not ANCHORS_FILE.exists():
         return {}
     data: dict[str, Any] = json.loads(ANCHORS_FILE.read_text(encoding="utf-8"))
+    ratings: dict[str, dict[str, dict[str, float]]] = data["ratings"]
+    return ratings
+
+
+@cache
+def league_anchors() -> dict[str, dict[str, dict[str, float]]]:
+    """Per 3-sided table (``3p``, ``3-teams``), per rung: its fixed ``mu`` and ``sigma`` on the
+    ladder's scale (:data:`LEAGUE_FILE`); empty when the file is absent."""
+    if not LEAGUE_FILE.exists():
+        return {}
+    data: dict[str, Any] = json.loads(LEAGUE_FILE.read_text(encoding="utf-8"))
     ratings: dict[str, dict[str, dict[str, float]]] = data["ratings"]
     return ratings

@@ -35,6 +35,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from ..research.ladder import anchors as ladder_anchors
+from ..research.ladder import league_anchors
 from .account_store import account_seats, accounts
 from .room_state import Room
 from .rooms import fold
@@ -123,15 +124,19 @@ def shown(mu: float, sigma: float, games: int = 0) -> dict[str, Any]:
 
 
 def bot_anchors() -> dict[str, dict[str, float]]:
-    """Fixed ratings of the bot levels by format (``2p``, ``2t``): the benchmark ladder's anchors
-    (:func:`sequence_game.research.ladder.anchors`, OpenSkill's scale, ``random`` at 25)."""
-    data = ladder_anchors()
-    if not data:
-        return {}
+    """Fixed ratings of the bot levels by format, OpenSkill's scale with ``random`` at 25: ``2p``
+    and ``2t`` from the benchmark ladder's anchors (:func:`sequence_game.research.ladder.anchors`),
+    ``3p`` and ``3t`` from the 3-sided league (:func:`~sequence_game.research.ladder.league_anchors`,
+    which has no ``expert``). A format or level not measured is absent."""
     found: dict[str, dict[str, float]] = {}
-    for fmt, key in (("2p", "2p"), ("2t", "4p-teams")):
-        rungs = data.get(key, {})
-        found[fmt] = {lvl: float(rungs[r]["mu"]) for lvl, r in LADDER_LEVELS.items() if r in rungs}
+    for data, formats in (
+        (ladder_anchors(), (("2p", "2p"), ("2t", "4p-teams"))),
+        (league_anchors(), (("3p", "3p"), ("3t", "3-teams"))),
+    ):
+        for fmt, key in formats:
+            rungs = data.get(key, {})
+            if rungs:
+                found[fmt] = {lvl: float(rungs[r]["mu"]) for lvl, r in LADDER_LEVELS.items() if r in rungs}
     return found
 
 
