@@ -59,6 +59,8 @@ def judge(job: tuple[tuple[str, str], int]) -> dict[str, Any]:
                 "decisions": len(mine),
                 "loss": sum(m.loss for m in mine) / max(1, len(mine)),
                 "labels": sum(1 for m in mine if m.label),
+                # where the loss comes from: (played a jack, the evaluator's best a jack, loss)
+                "jacks": [(m.move.startswith("j"), (m.best or "").startswith("j"), m.loss) for m in mine],
             }
         )
     labelled = sorted(m.index for m in analysis.moves if m.label)
@@ -81,6 +83,26 @@ def interval(diffs: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def jack_split(seats: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """A bot's decisions by whether the play or the evaluator's best play was a jack: each kind's
+    share of the decisions and its loss per decision of all (the kinds add up to the whole)."""
+    rows = [row for s in seats for row in s["jacks"]]
+    kinds = {
+        "neither a jack": (False, False),
+        "played a jack, best not": (True, False),
+        "best a jack, played not": (False, True),
+        "both jacks": (True, True),
+    }
+    out = {}
+    for name, kind in kinds.items():
+        losses = [loss for played, best, loss in rows if (played, best) == kind]
+        out[name] = {
+            "share": round(len(losses) / max(1, len(rows)), 3),
+            "loss_per_decision": round(sum(losses) / max(1, len(rows)), 4),
+        }
+    return out
+
+
 def compare(games: list[dict[str, Any]], first: str, second: str, mirror: bool) -> dict[str, Any]:
     """Per game, the first bot's mean loss per decision minus the second's (the seat-0 bot's minus
     the seat-1 bot's in a mirror match)."""
@@ -94,6 +116,10 @@ def compare(games: list[dict[str, Any]], first: str, second: str, mirror: bool) 
             b = next(s for s in by_seat if s["bot"] == second)
             diffs.append(a["loss"] - b["loss"])
     mean, low, high = interval(diffs)
+    by_jack = {
+        name: jack_split([s for g in games for s in g["seats"] if s["bot"] == name])
+        for name in {first, second}
+    }
     labels = {}
     for name in {first, second}:
         seats = [s for g in games for s in g["seats"] if s["bot"] == name]
@@ -104,6 +130,7 @@ def compare(games: list[dict[str, Any]], first: str, second: str, mirror: bool) 
         "interval": [round(low, 4), round(high, 4)],
         "separates": not low <= 0.0 <= high,
         "labels_per_decision": {k: round(v, 4) for k, v in labels.items()},
+        "loss_per_decision_by_jack": by_jack,
         "wins": {
             name: sum(1 for g in games if g["winner"] is not None and g["bots"][g["winner"]] == name)
             for name in {first, second}

@@ -1,10 +1,12 @@
 """Regenerate the evaluator's training data and weights from seeds (docs/evaluator.md).
 
-    .venv/bin/python scripts/train_evaluator.py --games 40000 --seed 0 --workers 2
+    .venv/bin/python scripts/train_evaluator.py --games 60000 --explore-games 60000 --seed 0 --workers 2
 
 1. Self-play: ``--games`` games of ``hard`` against ``hard`` on the compiled engine, seeds
    ``seed .. seed + games - 1``, tables drawn as ``evaluator.selfplay.TABLES`` says, in chunks
-   of 500 games written under ``--data`` (a rerun reuses the chunks it finds: resumable).
+   of 500 games written under ``--data`` (a rerun reuses the chunks it finds: resumable); then
+   ``--explore-games`` explored games (seeds from 20,000,000 + seed), whose moves before a random
+   turn deviate and whose positions from that turn on are kept (``evaluator.selfplay``).
 2. Games whose seed is 0 mod 10 are held out for the validation figures; the network is fitted
    on the others. Then ``--calibration-games`` fresh games at every table (seeds from 5,000,000)
    fit the Platt scalings, one for all tables and one per table.
@@ -32,24 +34,29 @@ from sequence_game.evaluator.training import fit, log_loss, platt, reliability
 from sequence_game.features.position import FEATURE_NAMES
 
 CHUNK = 500
-VERSION = "1"
+VERSION = "2"
+"""The weights' version (2: explored games added to the data)."""
+DATA_VERSION = "1"
+"""The self-play chunks' format (unchanged by version 2: its games are those of version 1)."""
 CALIBRATION_SEED = 5_000_000
+EXPLORE_SEED = 20_000_000
 
 
-def _chunk(path: str, seeds: range) -> str:
-    generate(seeds).save(path)
+def _chunk(path: str, seeds: range, explore: bool) -> str:
+    generate(seeds, explore=explore).save(path)
     return path
 
 
-def self_play(data: Path, start: int, games: int, workers: int) -> Positions:
+def self_play(data: Path, start: int, games: int, workers: int, explore: bool = False) -> Positions:
     data.mkdir(parents=True, exist_ok=True)
     todo = []
     paths = []
+    kind = "explore" if explore else "selfplay"
     for seeds in chunks(start, games, CHUNK):
-        path = data / f"selfplay-v{VERSION}-{seeds.start}-{seeds.stop}.npz"
+        path = data / f"{kind}-v{DATA_VERSION}-{seeds.start}-{seeds.stop}.npz"
         paths.append(path)
         if not path.exists():
-            todo.append((str(path), seeds))
+            todo.append((str(path), seeds, explore))
     t = time.time()
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for i, done in enumerate(pool.map(_chunk, *zip(*todo, strict=True)) if todo else []):
@@ -62,7 +69,7 @@ def calibration_set(data: Path, games: int, workers: int) -> Positions:
     from the training seeds and from the held-out test games of experiments/, from 10,000,000)."""
     parts = []
     for t, (config, _) in enumerate(TABLES):
-        path = data / f"calibration-v{VERSION}-{config.players}-{config.sides}-{games}.npz"
+        path = data / f"calibration-v{DATA_VERSION}-{config.players}-{config.sides}-{games}.npz"
         if not path.exists():
             seeds = [
                 range(CALIBRATION_SEED + t * 100_000 + c.start, CALIBRATION_SEED + t * 100_000 + c.stop)
@@ -85,6 +92,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60_000)
     parser.add_argument(
+        "--explore-games",
+        type=int,
+        default=60_000,
+        help="explored games besides (selfplay.py: deviating moves before a random turn), seeds from 20,000,000",
+    )
+    parser.add_argument(
         "--calibration-games", type=int, default=3_000, help="fresh games a table for the scaling"
     )
     parser.add_argument("--seed", type=int, default=0)
@@ -98,7 +111,12 @@ def main() -> int:
     )
     args = parser.parse_args()
     start = time.time()
-    positions = self_play(args.data, args.seed, args.games, args.workers)
+    positions = Positions.concat(
+        [
+            self_play(args.data, args.seed, args.games, args.workers),
+            self_play(args.data, EXPLORE_SEED + args.seed, args.explore_games, args.workers, explore=True),
+        ]
+    )
     held = positions.game % 10 == 0
     print(f"{len(positions)} positions, {int(held.sum())} held out", file=sys.stderr)
     if args.network is not None:
@@ -130,6 +148,8 @@ def main() -> int:
         "data": {
             "games": args.games,
             "seeds": [args.seed, args.seed + args.games - 1],
+            "explored_games": args.explore_games,
+            "explored_seeds": [EXPLORE_SEED + args.seed, EXPLORE_SEED + args.seed + args.explore_games - 1],
             "positions": len(positions),
             "tables": [[c.players, c.sides, w] for c, w in TABLES],
             "held_out": "seeds 0 mod 10 (validation)",
