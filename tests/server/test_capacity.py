@@ -48,6 +48,7 @@ def test_collections_are_spaced_and_a_skipped_one_runs_later() -> None:
     keeper.release(now=0.0)  # the first one runs at once
     keeper.release(now=10.0)  # too soon: trimmed only, the collection is owed
     assert keeper.stats()["collections"] == 1 and keeper.pending
+    assert keeper.stats()["trims"] == 1 and keeper.stats()["trim_max_ms"] >= 0
     assert not keeper.tick(now=30.0)
     assert keeper.tick(now=61.0)  # a later sweep, even one that evicted nothing, pays it
     assert keeper.stats()["collections"] == 2 and not keeper.pending
