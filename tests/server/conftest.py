@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -61,6 +63,7 @@ class Server:
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
+        self._own_log = False
 
     @property
     def http(self) -> str:
@@ -89,7 +92,10 @@ class Server:
             "warning",
             *self.extra,
         ]
-        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        if self.log is None:  # kept for :meth:`post_mortem` (a few lines at --log-level warning)
+            self.log = Path(tempfile.mkdtemp(prefix="sequence-server-")) / "server.log"
+            self._own_log = True
+        out = open(self.log, "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ})
         LIVE.add(self)
         try:
@@ -115,6 +121,19 @@ class Server:
             time.sleep(0.1)
         raise RuntimeError(f"server did not answer /health in {HANG_SECONDS} s (hung?)")
 
+    def post_mortem(self) -> str:
+        """Why the server did not answer: whether it still runs, and its log's end after asking it
+        to write every thread's stack there (``kill -USR1``, :mod:`sequence_game.commands.serve`)."""
+        if self.proc is None:
+            return "the server was never started"
+        alive = self.proc.poll() is None
+        if alive:
+            self.proc.send_signal(signal.SIGUSR1)
+            time.sleep(1.0)
+        tail = self.log.read_text(errors="replace")[-12_000:] if self.log and self.log.exists() else ""
+        state = "still running" if alive else f"exited with {self.proc.returncode}"
+        return f"server {state}; the end of its log ({self.log}):\n{tail}"
+
     def rss_kb(self) -> int:
         """The server process's resident memory (Linux ``/proc``)."""
         assert self.proc is not None
@@ -128,6 +147,12 @@ class Server:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(30)
         LIVE.discard(self)
+        self._forget_log()
+
+    def _forget_log(self) -> None:
+        if self._own_log and self.log is not None and (self.proc is None or self.proc.poll() is not None):
+            shutil.rmtree(self.log.parent, ignore_errors=True)
+            self.log, self._own_log = None, False
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -137,6 +162,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
         LIVE.discard(self)
+        self._forget_log()
 
     # ---------------------------------------------------------------- helpers
 
@@ -164,6 +190,7 @@ class Client:
     """One websocket; keeps every message it received (the leak test reads them all)."""
 
     def __init__(self, server: Server, code: str, token: str | None, *, hello: bool = True) -> None:
+        self.server = server
         self.ws: ClientConnection = connect(
             f"{server.ws}/ws/{code}", open_timeout=60, max_size=2**22, legacy=True
         )
@@ -178,7 +205,10 @@ class Client:
         self.ws.send(obj if isinstance(obj, str | bytes) else json.dumps(obj))
 
     def recv(self, timeout: float = 60) -> dict[str, Any]:
-        text = self.ws.recv(timeout=timeout)
+        try:
+            text = self.ws.recv(timeout=timeout)
+        except TimeoutError as exc:
+            raise TimeoutError(f"{exc}; {self.server.post_mortem()}") from None
         assert isinstance(text, str)
         self.raw.append(text)
         msg = json.loads(text)

@@ -169,6 +169,20 @@ def test_chat_is_rate_limited_per_socket_and_per_room_and_capped_per_room(limite
     bob.close()
 
 
+def test_usr1_writes_every_threads_stack_to_the_log_and_the_server_goes_on(tmp_path: Path) -> None:
+    """What a test (or an operator) sees of a server that stopped answering: ``kill -USR1`` makes
+    it write every thread's stack to its log, and it keeps serving."""
+    srv = Server(str(tmp_path / "dump.db")).start()
+    try:
+        told = srv.post_mortem()
+        assert "still running" in told
+        assert "most recent call first" in told and "uvicorn" in told  # the event loop's thread
+        assert srv.get("/health").json()["ok"]
+    finally:
+        srv.stop()
+    assert srv.log is None  # the log the harness made for it is gone with it
+
+
 def test_chat_store_per_room_is_capped(tmp_path: Path) -> None:
     srv = Server(
         str(tmp_path / "cap.db"), extra=["--limit", "room_chat_lines=4", "--limit", "room_chat_burst=100"]

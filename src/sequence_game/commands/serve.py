@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import json
 import os
+import signal
 from typing import Any
 
 from ..i18n import _
@@ -169,6 +171,14 @@ def raise_file_limit() -> None:
             )
 
 
+def dump_stacks_on_signal() -> None:
+    """``kill -USR1 PID`` writes every thread's stack to the server's stderr (the log): what an
+    operator, or a test whose server stopped answering, needs to see where it hangs. Workers
+    started by uvicorn inherit the handler."""
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True, chain=False)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -190,6 +200,7 @@ def run(args: argparse.Namespace) -> int:
             _("--header-seconds and --body-seconds must be above 0, --connections-per-address at least 1")
         )
     raise_file_limit()
+    dump_stacks_on_signal()
     url = database_url(args.db)
     if args.workers < 1:
         raise SystemExit(_("--workers must be at least 1"))
