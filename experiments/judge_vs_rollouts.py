@@ -48,12 +48,24 @@ def is_jack(action: int) -> bool:
     return action >= WILD
 
 
-def rollouts(state: GameState, seat: int, action: int, card: Any, n: int, rng: random.Random) -> float:
-    """The mover's side's share of wins (draws half) over ``n`` playouts of ``hard`` after the play."""
+def rollouts(
+    state: GameState, seat: int, action: int, card: Any, n: int, rng: random.Random, sampled: bool = False
+) -> float:
+    """The mover's side's share of wins (draws half) over ``n`` playouts of ``hard`` after the play.
+    ``sampled``: the other hands are dealt again for each playout from the cards the mover has
+    not seen (theirs and the pile), as the evaluator's view leaves them, instead of the true ones."""
     side = seat % state.config.sides
     total = 0.0
     for _ in range(n):
         s = state.copy()
+        if sampled:
+            others = [i for i in range(len(s._hands)) if i != seat]
+            pool = [c for i in others for c in s._hands[i]] + s._deck
+            rng.shuffle(pool)
+            for i in others:
+                size = len(s._hands[i])
+                s._hands[i], pool = pool[:size], pool[size:]
+            s._deck = pool
         rng.shuffle(s._deck)  # the draw pile's order was unknown to the mover
         s.apply(action, seat, card=card)
         game = FastGame.from_state(s, seed=rng.getrandbits(62))
@@ -68,7 +80,14 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--hands",
+        choices=("true", "sampled"),
+        default="true",
+        help="the other hands in the playouts: as they were, or dealt again from the unseen cards",
+    )
     args = parser.parse_args()
+    sampled = args.hands == "sampled"
     evaluator = load_evaluator()
     rng = random.Random(args.seed)
     rows = []
@@ -94,10 +113,14 @@ def main() -> None:
                     "jack_plays": sum(1 for p in j.plays if is_jack(p.action)),
                     "evaluator": {"played": j.after, "best_jack": best.chance, "best_plain": plain.chance},
                     "rollouts": {
-                        "played": rollouts(state, step.seat, step.action, step.card, args.rollouts, rng),
-                        "best_jack": rollouts(state, step.seat, best.action, best.card, args.rollouts, rng),
+                        "played": rollouts(
+                            state, step.seat, step.action, step.card, args.rollouts, rng, sampled
+                        ),
+                        "best_jack": rollouts(
+                            state, step.seat, best.action, best.card, args.rollouts, rng, sampled
+                        ),
                         "best_plain": rollouts(
-                            state, step.seat, plain.action, plain.card, args.rollouts, rng
+                            state, step.seat, plain.action, plain.card, args.rollouts, rng, sampled
                         ),
                     },
                 }
@@ -111,6 +134,7 @@ def main() -> None:
     out = {
         "decisions": len(rows),
         "rollouts": args.rollouts,
+        "hands": args.hands,
         "rollout_se_per_play": round(float(se), 3),
         "mean": {
             judge_: {k: round(mean((judge_, k)), 4) for k in ("played", "best_jack", "best_plain")}
