@@ -185,12 +185,8 @@ class AccountRoutes:
         async def claim(body: Claim, request: Request) -> dict[str, Any]:
             """A guest's finished game joins the account: the seat's token proves it was theirs."""
             account, _token = await self.required(request)
-            manager, client = self.manager, _client(request)
-            manager.shared.check_guesses(client)
-            room = await manager.get(body.code)
-            if room is None:
-                await manager.shared.missed(client)
-                raise ProtocolError("unknown_room", N_("no room {code}"), params={"code": body.code})
+            manager = self.manager
+            room = await manager.room_for(body.code, _client(request))
             seat = manager.seat_of_token(room, body.token)
             if seat is None:
                 raise ProtocolError("bad_token", N_("this token holds no seat in this room"))

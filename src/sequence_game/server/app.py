@@ -173,15 +173,8 @@ def create_app(
         app.add_exception_handler(error, _database_down)
 
     async def room_or_404(code: str, request: Request) -> Room:
-        """The room, or 404; a code that does not exist costs the client a guess, and a client out
-        of guesses is refused (429) whether the room exists or not (:mod:`.shared_limits`)."""
-        client = _client(request)
-        manager.shared.check_guesses(client)
-        room = await manager.get(code)
-        if room is None:
-            await manager.shared.missed(client)
-            raise ProtocolError("unknown_room", N_("no room {code}"), params={"code": code})
-        return room
+        """The room, or 404 (:meth:`.manager.RoomManager.room_for`)."""
+        return await manager.room_for(code, _client(request))
 
     @app.get("/health")
     async def health() -> dict[str, Any]:

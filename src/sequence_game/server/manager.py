@@ -260,6 +260,17 @@ class RoomManager:
                 return s.index
         return None
 
+    async def room_for(self, code: str, client: str) -> Room:
+        """The room with ``code`` for a request from ``client``, or ``unknown_room`` (404): a code
+        that does not exist costs the client a guess, and a client out of guesses is refused (429)
+        whether the room exists or not (:mod:`.shared_limits`), so no endpoint finds private rooms."""
+        self.shared.check_guesses(client)
+        room = await self.get(code)
+        if room is None:
+            await self.shared.missed(client)
+            raise ProtocolError("unknown_room", N_("no room {code}"), params={"code": code})
+        return room
+
     async def get(self, code: str) -> Room | None:
         """The room with ``code``, loaded from the store (and its bots and timers resumed) if need be."""
         if not isinstance(code, str) or len(code) > 16:

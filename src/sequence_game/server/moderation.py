@@ -23,13 +23,13 @@ Every method blocks: the routes run them off the event loop.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sqlalchemy as sa
 
 from ..i18n import N_
-from .account_store import Account, account_seats, account_sessions, accounts
+from .account_store import Account, AccountStore, account_seats, account_sessions, accounts
 from .matchmaking import queue_entries
 from .names import BadName, check_name, name_key
 from .protocol import ProtocolError
@@ -124,6 +124,7 @@ class Moderation:
 
     def __init__(self, store: Store) -> None:
         self.engine = store.engine
+        self.accounts = AccountStore(store)
 
     # ---------------------------------------------------------------- what a ban forbids
 
@@ -230,11 +231,10 @@ class Moderation:
 
     def account(self, name: str) -> Account:
         """The account named ``name`` (or a look-alike of it), else :class:`ModerationError`."""
-        with self.engine.connect() as conn:
-            row = conn.execute(sa.select(accounts).where(accounts.c.name_key == name_key(name))).first()
-        if row is None:
+        found = self.accounts.by_key(name_key(name))
+        if found is None:
             raise ModerationError("no_account", name=name)
-        return Account(row.id, row.name, row.name_key, row.password_hash, row.user_handle, row.created_at)
+        return found
 
     def _reports_query(self) -> Any:
         reporter, reported = accounts.alias("reporter"), accounts.alias("reported")
@@ -332,10 +332,7 @@ class Moderation:
                 self._log(conn, actor, "rename", (account.id, account.name), f"{account.name} -> {name}")
         except sa.exc.IntegrityError:
             raise ModerationError("name_taken", name=name) from None
-        renamed = Account(
-            account.id, name, key, account.password_hash, account.user_handle, account.created_at
-        )
-        return account.name, renamed
+        return account.name, replace(account, name=name, name_key=key)
 
     def dismiss(self, report_id: int, actor: str, note: str = "") -> dict[str, Any]:
         """Close an open report as dismissed (nothing done to the reported player)."""

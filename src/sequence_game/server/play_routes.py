@@ -91,7 +91,7 @@ class Play:
     def _rate(self, over: GameOver) -> None:
         """Rate a game, unless a banned account holds one of its seats (banned during the game:
         nobody's rating moves, the game stays casual)."""
-        if self.reports.db.void_if_banned(over.code, over.game, over.players, over.sides):
+        if self._void(over):
             log.info("room %s: game %d not rated, a banned account played it", over.code, over.game)
             return
         self.ratings.rate(over)

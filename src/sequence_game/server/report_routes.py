@@ -79,15 +79,8 @@ class Reports:
             raise BANNED_CHAT
 
     async def _room(self, code: str, request: Request) -> Room:
-        """The room, or 404; as every room's endpoint, a code that does not exist costs the
-        client a guess (:mod:`.shared_limits`), so these cannot be used to find private rooms."""
-        client = request.client.host if request.client else ""
-        self.manager.shared.check_guesses(client)
-        room = await self.manager.get(code)
-        if room is None:
-            await self.manager.shared.missed(client)
-            raise ProtocolError("unknown_room", N_("no room {code}"), params={"code": code})
-        return room
+        """The room, or 404, a missing code costing a guess (:meth:`.manager.RoomManager.room_for`)."""
+        return await self.manager.room_for(code, request.client.host if request.client else "")
 
     def install(self, app: FastAPI) -> None:
         db = self.db
