@@ -1,7 +1,7 @@
 """Does the analysis see skill? Its decisions figure over games of two bots, and over a mirror match.
 
 Usage: python experiments/analysis_skill.py [--games 50] [--seed 1000] [--bots heuristic,greedy]
-                                            [--mirror heuristic] [--workers 1] [--repeat 8]
+                                            [--mirror heuristic] [--workers 1] [--repeat 8] [--dump FILE]
 
 Plays ``--games`` 2-player games of the two bots on paired deals (each deal twice, seats swapped),
 and as many of ``--mirror`` against itself on the same deals, analyses every game with
@@ -9,6 +9,10 @@ and as many of ``--mirror`` against itself on the same deals, analyses every gam
 loss of winning chance per decision game by game: the per-game difference (first bot minus
 second) with its 95% interval (mean +- 1.96 standard errors). The analysis "separates" the bots when
 the interval excludes 0; in the mirror match the "first" bot is the one in seat 0.
+
+``--dump`` writes every game's per-seat figures (each decision's loss, label, accuracy, chance
+after, the mover's chance before it, and every seat's own-view chances before and after; the
+side's account) for ``skill_figures.py``.
 
 It also re-analyses the first ``--repeat`` records with another seed and reports the Jaccard index
 of the labelled moves (1.0: the labels reproduce), and the analysis' time per game (wall and CPU).
@@ -50,6 +54,16 @@ def judge(job: tuple[tuple[str, str], int]) -> dict[str, Any]:
     wall, cpu = time.perf_counter(), time.process_time()
     analysis = analyze_record(record)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    # what the evaluator expected of each move: the mover's own-view chance before it (after the
+    # previous action, its draw seen), the chance of the position if `hard`, which it assumes, played
+    expected: dict[int, float] = {}
+    previous: dict[int, list[float]] = {}
+    last = None
+    for m in analysis.moves:
+        if last is not None:
+            expected[m.index] = last[m.seat]
+            previous[m.index] = last
+        last = m.chances
     seats = []
     for seat in range(2):
         mine = [m for m in analysis.moves if m.seat == seat and m.decision]
@@ -61,6 +75,22 @@ def judge(job: tuple[tuple[str, str], int]) -> dict[str, Any]:
                 "labels": sum(1 for m in mine if m.label),
                 # where the loss comes from: (played a jack, the evaluator's best a jack, loss)
                 "jacks": [(m.move.startswith("j"), (m.best or "").startswith("j"), m.loss) for m in mine],
+                "moves": [
+                    (
+                        m.loss,
+                        m.label,
+                        m.accuracy,
+                        m.after,
+                        expected.get(m.index),
+                        previous.get(m.index),
+                        m.chances,
+                    )
+                    for m in mine
+                ],
+                "summary": {
+                    k: getattr(analysis.sides_summary[seat], k)
+                    for k in ("start", "decisions", "luck", "others", "result", "luck_against")
+                },
             }
         )
     labelled = sorted(m.index for m in analysis.moves if m.label)
@@ -145,6 +175,7 @@ def main() -> None:
     parser.add_argument("--bots", default="heuristic,greedy")
     parser.add_argument("--mirror", default="heuristic", help="the mirror match's bot ('' for none)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--dump", help="write every game's per-seat figures here (JSON lines)")
     parser.add_argument(
         "--repeat", type=int, default=8, help="records re-analysed for the labels' reproducibility"
     )
@@ -158,6 +189,11 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         games = list(pool.map(judge, jobs))
         mirrors = list(pool.map(judge, mirror_jobs))
+    if args.dump:
+        with open(args.dump, "w") as f:
+            f.writelines(
+                json.dumps({k: v for k, v in g.items() if k != "record"}) + "\n" for g in games + mirrors
+            )
     out: dict[str, Any] = {"bots": compare(games, first, second, mirror=False)}
     if mirrors:
         out["mirror"] = compare(mirrors, args.mirror, args.mirror, mirror=True)

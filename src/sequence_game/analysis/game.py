@@ -8,9 +8,12 @@ Per move of seat ``m`` (side ``s``), all from ``m``'s view before the move, as t
 - ``after``: its chance after the actual play, averaged the same way;
 - ``loss = before - after`` (>= 0): what the decision cost;
 - ``after_draw``: its chance after the actual play with the card really drawn;
-- ``luck = after_draw - after``: what the draw was worth.
+- ``hidden = after_pile - after``, where ``after_pile`` averages the draw over the cards really in
+  the pile: what the other hands held that the mover could not tell from the pile (a player who
+  keeps its jacks leaves the others expecting draws that are in its hand);
+- ``luck = after_draw - after_pile``: what the draw was worth against an average draw from that pile.
 
-So ``after_draw = before - loss + luck`` for every move, and a side's figures add up over the
+So ``after_draw = before - loss + hidden + luck`` for every move, and a side's figures add up over the
 game: ``start + decisions + luck + others = result`` (:class:`SideSummary`). The evaluator is
 deterministic: the same record always gets the same figures and labels.
 """
@@ -107,6 +110,7 @@ class MoveAnalysis:
     drawn: str | None
     after_draw: float
     luck: float
+    """What the draw was worth against the average card of the pile it came from."""
     best: str | None
     """The best play by the evaluator (decisions only)."""
     best_chance: float | None
@@ -121,6 +125,8 @@ class MoveAnalysis:
     """After the move, side :data:`CURVE_SIDE`'s chance: the mean of its seats' own-view chances."""
     evaluated: int = 0
     """Positions the evaluator judged for this move (every legal play times every draw)."""
+    hidden: float = 0.0
+    """``after_pile - after``: the draw averaged over the pile's cards against over every unseen card."""
 
 
 @dataclass(frozen=True)
@@ -387,7 +393,7 @@ def _analyse_move(step: Step, after_state: GameState, budget: Budget, evaluator:
         loss=loss,
         drawn=card_name(j.drawn) if j.drawn is not None else None,
         after_draw=j.after_draw,
-        luck=j.after_draw - j.after,
+        luck=j.after_draw - j.after_pile,
         best=_name(best.action, best.card, view.hand) if best is not None else None,
         best_chance=best.chance if best is not None else None,
         label=label_of(view, step.action, loss) if decision else None,
@@ -396,6 +402,7 @@ def _analyse_move(step: Step, after_state: GameState, budget: Budget, evaluator:
         chances=list(j.seat_chances),
         ahead=sum(side0) / len(side0),
         evaluated=j.evaluated,
+        hidden=j.after_pile - j.after,
     )
 
 

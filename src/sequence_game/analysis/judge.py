@@ -25,6 +25,7 @@ from ..evaluator.moves import (
     drawn_card,
     kept_cards,
     over_draws,
+    over_pile,
     position_marks,
     result_of,
     seat_parts,
@@ -52,6 +53,10 @@ class Judgement:
     """The actual play's chance, averaged over the cards it might draw."""
     after_draw: float
     """The actual play's chance with the card really drawn (``after`` when nothing was drawn)."""
+    after_pile: float
+    """The actual play's chance averaged over the cards really in the draw pile (``after`` when
+    nothing was drawn): ``after`` also weighs the cards in the other hands, which the mover could
+    not tell from the pile."""
     drawn: Card | None
     seat_chances: list[float]
     """After the move (its draw seen), every seat's own-view chance of its own side."""
@@ -88,6 +93,8 @@ def judge(
         plays = [apply_play(state, seat, action, card)]
     batch = Batch()
     groups = [over_draws(batch, p) for p in plays]
+    actual_play = next(p for p in plays if p.action == action)
+    pile = over_pile(batch, actual_play, state._deck)
     drawn = drawn_card(kept_cards(state.hand(seat), action, card), after_state.hand(seat))
     seats = range(after_state.players)
     if after_state.is_terminal():
@@ -104,6 +111,7 @@ def judge(
         plays=judged,
         after=actual,
         after_draw=values[real] if drawn is not None else actual,
+        after_pile=values[pile] if pile is not None and drawn is not None else actual,
         drawn=drawn,
         seat_chances=[values[g] for g in others],
         evaluated=batch.rows,

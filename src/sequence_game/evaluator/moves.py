@@ -231,6 +231,19 @@ def over_draws(batch: Batch, play: Played, draws: int | None = None, rng: random
     return batch.add_draws(kept, cards, weights)
 
 
+def over_pile(batch: Batch, play: Played, pile: Sequence[Card]) -> int | None:
+    """Queue the play's chance averaged over the cards really in the draw pile (``pile``), each
+    weighted by its copies there: the average a draw is lucky against, once the game is over and
+    the other hands are known. ``None`` where that average cannot differ from
+    :func:`over_draws`'s (no draw, or an empty pile: a reshuffle comes first, R5.4)."""
+    if play.exact is not None or not play.drew or not pile:
+        return None
+    assert play.parts is not None
+    copies = Counter(pile)
+    cards = sorted(copies)
+    return batch.add_draws(with_hand(play.parts, play.kept), cards, [float(copies[c]) for c in cards])
+
+
 def judge_plays(
     judge: Evaluator,
     state: GameState,
