@@ -124,7 +124,8 @@ class MoveAnalysis:
     ahead: float = 0.5
     """After the move, side :data:`CURVE_SIDE`'s chance: the mean of its seats' own-view chances."""
     evaluated: int = 0
-    """Positions the evaluator judged for this move (every legal play times every draw)."""
+    """Positions the evaluator judged for this move (every legal play times every draw, and the
+    actual play over the pile's cards)."""
     hidden: float = 0.0
     """``after_pile - after``: the draw averaged over the pile's cards against over every unseen card."""
 
