@@ -33,6 +33,8 @@ resamples the worlds by how well each explains the other seats' last plays
 inside every rollout over ``lookahead_width`` plays and ``N`` re-dealt worlds
 (:mod:`sequence_game.fast.lookahead`): a stronger continuation, at ``1 + N * lookahead_width``
 rollouts a candidate and world.
+``leaf=N`` stops every rollout after ``N`` turns and lets the evaluator judge where it stands
+(:mod:`sequence_game.evaluator.leaves`; measured in ``docs/evaluator.md``, "Leaf values").
 
 The clock is honest: it starts before any work (the ranking included), worlds are evaluated in
 batches of at most half the time left at the rate measured so far, and none starts unless one
@@ -145,6 +147,7 @@ class PimcBot(Oracle):
         lookahead_width: int = 3,
         threads: int = 1,
         judge: int = 0,
+        leaf: int = 0,
         default_limit: Limit = DEFAULT_LIMIT,
     ) -> None:
         for what, value, least in (
@@ -163,6 +166,7 @@ class PimcBot(Oracle):
             ("proposals", proposals, 1),
             ("lookahead", lookahead, 0),
             ("lookahead_width", lookahead_width, 1),
+            ("leaf", leaf, 0),
         ):
             if not value >= least:  # also refuses NaN
                 raise ValueError(f"pimc: {what} must be at least {least}, not {value!r}")
@@ -179,6 +183,10 @@ class PimcBot(Oracle):
             raise ValueError(f"pimc: jack_weights is two positive numbers, not {jack_weights!r}")
         if shuffle_draws and not oracle:
             raise ValueError("pimc: shuffle_draws calibrates the oracle: it needs oracle=True")
+        if leaf and lookahead:
+            raise ValueError(
+                "pimc: leaf judges cut rollouts, lookahead searches inside full ones: one or the other"
+            )
         if lookahead and (threads > 1 or others != policy):
             raise ValueError("pimc: lookahead rolls out with one policy on every seat, in one thread")
         if reading_model not in MODELS:
@@ -276,6 +284,10 @@ class PimcBot(Oracle):
         """Above 0, the plays are ranked by the evaluator (:mod:`sequence_game.evaluator`): its
         chance after each play, averaged over this many draws; the heuristic still spots a win in
         one. The ranking picks the candidates and the play kept unless the rollouts beat it."""
+        self.leaf = leaf
+        """Above 0, a rollout stops after this many turns (the candidate's own included) and the
+        evaluator judges where it stands (:mod:`sequence_game.evaluator.leaves`): a value with
+        the luck of the rest of the game averaged out, at the cost of the evaluator's bias."""
         self.default_limit = default_limit
         self.last_simulations = 0
         """Rollouts the last move ran (for benchmarks)."""
@@ -394,7 +406,15 @@ class PimcBot(Oracle):
             rows = self.fast.world_rows(source.sample_batch(n))
             seeds = [self.rng.getrandbits(63) for _ in range(n)]
             plays = [cands[i] for i in active]
-            if self.lookahead:
+            if self.leaf:
+                from ..evaluator.leaves import leaf_values
+                from ..evaluator.model import Evaluator
+
+                ends = self.fast.cut_rollouts(
+                    rows, seeds, plays, view.side, self.leaf, self.policy, self.opponents
+                )
+                out = leaf_values(Evaluator.load(), view, rows, ends)
+            elif self.lookahead:
                 from ..fast.lookahead import lookahead_values
 
                 out = lookahead_values(

@@ -112,6 +112,18 @@ def world_rows(worlds: Sequence[GameState]) -> np.ndarray:
     return rows
 
 
+def _worlds_and_streams(rows: np.ndarray, seeds: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The world rows checked, and one random state per world from its seed (kernels compiled)."""
+    ensure_compiled("pimc")
+    rows = np.ascontiguousarray(rows, dtype=np.int32)
+    if rows.ndim != 2 or rows.shape[1] != k.ROW:
+        raise ValueError(f"rows must be an int32 array of shape (worlds, {k.ROW})")
+    states = np.array([k.seed_state(int(x) & ((1 << 63) - 1)) for x in seeds], dtype=np.uint64)
+    if states.shape[0] != rows.shape[0]:
+        raise ValueError(f"{rows.shape[0]} worlds but {states.shape[0]} seeds")
+    return rows, states
+
+
 def candidate_values(
     rows: np.ndarray,
     seeds: Sequence[int] | np.ndarray,
@@ -142,13 +154,7 @@ def candidate_values(
         raise ValueError(f"horizon must be at least 1 turn, not {horizon!r}")
     if threads < 1:
         raise ValueError(f"threads must be at least 1, not {threads!r}")
-    ensure_compiled("pimc")
-    rows = np.ascontiguousarray(rows, dtype=np.int32)
-    if rows.ndim != 2 or rows.shape[1] != k.ROW:
-        raise ValueError(f"rows must be an int32 array of shape (worlds, {k.ROW})")
-    states = np.array([k.seed_state(int(x) & ((1 << 63) - 1)) for x in seeds], dtype=np.uint64)
-    if states.shape[0] != rows.shape[0]:
-        raise ValueError(f"{rows.shape[0]} worlds but {states.shape[0]} seeds")
+    rows, states = _worlds_and_streams(rows, seeds)
     plays = np.asarray(cands, dtype=np.int64)
     parts = min(threads, rows.shape[0])
     if parts <= 1:
@@ -168,6 +174,60 @@ def candidate_values(
     return np.concatenate(outs, axis=1)
 
 
+@k.allocating_kernel
+def _cut_rows(
+    worlds: np.ndarray,
+    seeds: np.ndarray,
+    cands: np.ndarray,
+    side: int,
+    policy: int,
+    others: int,
+    turns: int,
+    out: np.ndarray,
+) -> None:
+    """``out[c, w]``: the row after playing ``cands[c]`` in ``worlds[w]`` and rolling out until
+    ``turns`` turns have passed, the candidate's own included, or the game is over: the rollout of
+    :func:`_candidate_values` (the same policies, the same random stream) stopped early."""
+    rs = np.empty(1, dtype=np.uint64)
+    iw = np.zeros(h.INT_WORK, dtype=np.int64)
+    fw = np.zeros(h.FLOAT_WORK, dtype=np.float64)
+    for w in range(worlds.shape[0]):
+        for c in range(cands.shape[0]):
+            s = out[c, w]
+            s[:] = worlds[w]
+            rs[0] = seeds[w]
+            stop = s[k.I_TURN] + turns
+            k.apply(s, rs, 0, cands[c])
+            if policy == RANDOM and others == RANDOM:
+                k.playout(s, rs, 0, stop)
+            else:
+                h.playout_sides_with(s, rs, 0, stop, iw, fw, policy, side, others)
+
+
+def cut_rollouts(
+    rows: np.ndarray,
+    seeds: Sequence[int] | np.ndarray,
+    cands: Sequence[int],
+    side: int,
+    turns: int,
+    policy: int = HEURISTIC,
+    others: int | None = None,
+) -> np.ndarray:
+    """An ``int32[C, W, ROW]`` array: the rows where :func:`candidate_values`' rollouts of each
+    candidate in each world stand after ``turns`` turns (the candidate's own turn included; a
+    game over sooner stays over). For a search that judges those positions instead of playing
+    them out (``pimc(leaf=...)``): the compiled part, the judging is the evaluator's."""
+    others = policy if others is None else others
+    if policy not in POLICIES or others not in POLICIES or (policy == RANDOM) != (others == RANDOM):
+        raise ValueError(f"rollout policies must be among {POLICIES}, random for all or none")
+    if turns < 1:
+        raise ValueError(f"a cut rollout runs at least the candidate's own turn, not {turns!r}")
+    rows, states = _worlds_and_streams(rows, seeds)
+    out = np.empty((len(cands), rows.shape[0], k.ROW), dtype=np.int32)
+    _cut_rows(rows, states, np.asarray(cands, dtype=np.int64), side, policy, others, turns, out)
+    return out
+
+
 _pools: dict[int, ThreadPoolExecutor] = {}
 
 
@@ -185,6 +245,7 @@ def _warm_up() -> None:
     k.deal_random(row[0], rng, 0, 2, 2, np.empty(DECK_SIZE, dtype=np.int32))
     plays = np.array([k.random_action(row[0], rng, 0)], dtype=np.int64)
     _candidate_values(row, rng, plays, 0, 0, 0, 10, 0.0, np.zeros((1, 1), dtype=np.float64))
+    _cut_rows(row, rng, plays, 0, 0, 0, 2, np.empty((1, 1, k.ROW), dtype=np.int32))
 
 
 GROUP: Final = "pimc"
