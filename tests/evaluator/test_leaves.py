@@ -10,9 +10,10 @@ import numpy as np
 
 from sequence_game import GameConfig, new_game
 from sequence_game.bots import Limit, PimcBot, make_bot
-from sequence_game.evaluator.leaves import RowView, leaf_values
+from sequence_game.evaluator.leaves import RowView, leaf_values, logged_since, python_leaf_values
 from sequence_game.evaluator.model import Evaluator
 from sequence_game.fast import kernels as k
+from sequence_game.fast.leaf_features import row_features
 from sequence_game.fast.pimc import (
     HEURISTIC,
     INFERRING,
@@ -22,7 +23,7 @@ from sequence_game.fast.pimc import (
     cut_rollouts,
     world_rows,
 )
-from sequence_game.features.position import view_parts
+from sequence_game.features.position import features, history_marks, view_parts
 
 from ..bots.helpers import random_position
 
@@ -75,6 +76,45 @@ def test_leaf_values_are_chances_on_the_rollouts_scale() -> None:
     assert values.shape == (4, 5)
     assert ((values >= -1) & (values <= 1)).all()
     assert len(np.unique(values)) > 2  # judged positions, not only results
+
+
+TABLES = [(2, None), (3, None), (4, 2), (6, 2), (6, 3), (8, 2), (9, None), (10, 2), (12, 3)]
+
+
+@pytest.mark.parametrize(("players", "teams"), TABLES)
+def test_the_compiled_features_of_a_row_are_the_views_bit_for_bit(players: int, teams: int | None) -> None:
+    """The compiled reading of rows (``fast.leaf_features``) against the Python one (a view of the
+    row, then ``view_parts`` and ``features``) at every kind of table, after cut rollouts of 1 to
+    40 turns from positions along a game: every number equal."""
+    config = GameConfig(players=players, teams=teams)
+    checked = 0
+    for seed in range(5):
+        state = random_position(config, seed, 4 + 9 * seed)
+        if state.is_terminal() or any(state.penalty_due):
+            continue
+        seat = state.current_seat
+        view = state.view(seat)
+        plays = [a for a in state.legal_actions() if a < 300][:4]
+        rows = world_rows([state] * 2)
+        marks = history_marks(view.history, config.sides)
+        for turns in (1, 3, 8, 40):
+            policy = INFERRING if (seed + turns) % 2 else RANDOM
+            ends = cut_rollouts(rows, [seed, seed + 7], plays, view.side, turns, policy=policy)
+            got = row_features(ends, rows, seat, marks)
+            for c in range(len(plays)):
+                for w in range(2):
+                    row = ends[c, w]
+                    if row[k.I_END] != k.END_NONE:
+                        assert not got[c, w].any()
+                        continue
+                    history = (*view.history, *logged_since(row, int(rows[w, k.I_LOGGED])))
+                    want = features([view_parts(RowView(config, seat, row, history), marks)])[0]
+                    assert got[c, w].tolist() == want.tolist(), (seed, turns, c, w)
+                    checked += 1
+        values = leaf_values(Evaluator.load(), view, rows, ends)
+        reference = python_leaf_values(Evaluator.load(), view, rows, ends)
+        assert np.allclose(values, reference, rtol=0, atol=1e-5)  # the same features, batched otherwise
+    assert checked > 40
 
 
 def test_cut_rollouts_refuse_bad_arguments() -> None:

@@ -6,7 +6,8 @@ searching seat's view of that world, it says how far ahead the side is there, wi
 luck still to come and averaged out by the evaluator (issue 39; the measurement that compares
 the two on the same positions is ``experiments/leaf_values.py``). The rows come from
 :func:`sequence_game.fast.pimc.cut_rollouts`; the searching seat's view of each is read from
-the row, its history being the search's own view's with the rollout's actions after it.
+the row by compiled code (:mod:`sequence_game.fast.leaf_features`), its history being the search's
+own view's with the rollout's actions after it.
 
 >>> from sequence_game import GameConfig, new_game
 >>> from sequence_game.fast.pimc import cut_rollouts, world_rows
@@ -31,6 +32,7 @@ from ..cards import Card
 from ..config import GameConfig
 from ..fast import kernels as k
 from ..fast.engine import FastGame
+from ..fast.leaf_features import row_features
 from ..features.position import features, history_marks, view_parts
 from ..views import PlayerView
 from .model import Evaluator
@@ -76,7 +78,28 @@ def logged_since(row: np.ndarray, logged: int) -> tuple[tuple[int, int], ...]:
 def leaf_values(judge: Evaluator, view: PlayerView, worlds: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """``float64[C, W]``: the value for ``view``'s side, on the rollouts' scale (-1 a loss, +1 a
     win), of each cut rollout's end ``ends[c, w]`` (rolled from ``worlds[w]``): a finished game
-    its result, an open one ``2p - 1`` with ``p`` the evaluator's chance for the seat's view."""
+    its result, an open one ``2p - 1`` with ``p`` the evaluator's chance for the seat's view,
+    whose features are read from the rows by the compiled
+    :func:`~sequence_game.fast.leaf_features.row_features` (:func:`python_leaf_values` reads
+    them as the analysis does, through a view of each row: the same numbers, a hundred times
+    slower)."""
+    cands, count = ends.shape[0], ends.shape[1]
+    x = row_features(ends, worlds, view.seat, history_marks(view.history, view.config.sides))
+    over = ends[:, :, k.I_END] != k.END_NONE
+    values = np.empty((cands, count), dtype=np.float64)
+    if (~over).any():
+        values[~over] = 2.0 * judge.chances_of_features(x[~over]) - 1.0
+    winners = ends[:, :, k.I_WINNER][over]
+    values[over] = np.where(winners < 0, 0.0, np.where(winners == view.side, 1.0, -1.0))
+    return values
+
+
+def python_leaf_values(
+    judge: Evaluator, view: PlayerView, worlds: np.ndarray, ends: np.ndarray
+) -> np.ndarray:
+    """:func:`leaf_values` through a :class:`RowView` of each row and
+    :func:`~sequence_game.features.position.view_parts`: the reference the compiled reading is
+    tested against."""
     cands, count = ends.shape[0], ends.shape[1]
     config, sides = view.config, view.config.sides
     marks = history_marks(view.history, sides)
