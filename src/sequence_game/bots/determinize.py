@@ -6,15 +6,20 @@ from __future__ import annotations
 import heapq
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
-from ..cards import ONE_EYED, TWO_EYED
+from ..cards import NUM_CARDS, ONE_EYED, TWO_EYED
 from ..state import GameState
 from ..views import PlayerView
 from ..worlds import sample_world, unseen_cards
 from .inference import infer_hands
 from .reading import HeldSince
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Determinizer", "TrueWorld"]
 
@@ -59,6 +64,7 @@ class Determinizer:
         if len(self.candidates) < view.deck_size:
             self.candidates = []
         self.rng = rng
+        self._dealer: Callable[..., Any] | None = None
 
     @property
     def weights(self) -> dict[int, float] | None:
@@ -78,6 +84,43 @@ class Determinizer:
         """``n`` worlds at once: the interface a batch of rollouts asks every world source for
         (:class:`~sequence_game.bots.posterior.PosteriorDealer` weighs a batch together)."""
         return [self.sample() for _ in range(n)]
+
+    def sample_rows(self, n: int) -> np.ndarray | None:
+        """``n`` worlds as the compiled engine's rows, dealt by compiled code
+        (:func:`sequence_game.fast.dealer.deal_rows`: the deal of :meth:`sample`, a hundred times
+        faster), or ``None`` where only :meth:`sample` deals (manual draws, a reshuffled pile)."""
+        if self.template is not None or self.candidates:
+            return None
+        if self._dealer is None:
+            import numpy as np
+
+            from ..fast import dealer
+            from ..fast.engine import FastGame
+
+            view = self.view
+            sizes = np.array(
+                [-1 if s == view.seat else n for s, n in enumerate(view.hand_sizes)], dtype=np.int64
+            )
+            if int(sizes[sizes >= 0].sum()) + view.deck_size != len(self.pool):
+                return None
+            absent = np.zeros((len(self.held_before), NUM_CARDS), dtype=np.bool_)
+            for g, (_, _, cards) in enumerate(self.held_before):
+                absent[g, list(cards)] = True
+            groups = dealer.Groups(
+                np.array([seat for seat, _, _ in self.held_before], dtype=np.int64),
+                np.array([want for _, want, _ in self.held_before], dtype=np.int64),
+                absent,
+            )
+            powers = None
+            if self.powers is not None:
+                powers = np.ones(NUM_CARDS, dtype=np.float64)
+                for card, power in self.powers.items():
+                    powers[card] = power
+            base = FastGame.from_state(self.base).row
+            pool = np.array(self.pool, dtype=np.int64)
+            self._dealer = partial(dealer.deal_rows, base, pool, view.deck_size, sizes, groups, powers=powers)
+        rows: np.ndarray = self._dealer(seed=self.rng.getrandbits(63), count=n)
+        return rows
 
     def sample(self) -> GameState:
         view, rng = self.view, self.rng

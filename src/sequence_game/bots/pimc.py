@@ -403,7 +403,9 @@ class PimcBot(Oracle):
             n = _batch_size(batch, budget, spent, len(active) * cost, rate, deadline - now)
             if n < 1:
                 break  # the rollout budget or the clock is spent
-            rows = self.fast.world_rows(source.sample_batch(n))
+            rows = source.sample_rows(n) if isinstance(source, Determinizer) else None
+            if rows is None:
+                rows = self.fast.world_rows(source.sample_batch(n))
             seeds = [self.rng.getrandbits(63) for _ in range(n)]
             plays = [cands[i] for i in active]
             if self.leaf:
