@@ -17,7 +17,7 @@ from sequence_game.bots.determinize import Determinizer
 from sequence_game.bots.heuristic import HeuristicBot
 from sequence_game.cards import NUM_CARDS
 from sequence_game.fast import kernels as k
-from sequence_game.fast.dealer import NO_GROUPS, deal_rows
+from sequence_game.fast.dealer import NO_GROUPS, Groups, deal_rows
 from sequence_game.fast.engine import FastGame
 from sequence_game.fast.pimc import world_rows
 
@@ -112,8 +112,6 @@ def test_a_seat_never_holds_what_it_showed_it_lacked() -> None:
     pool = np.array(state._deck + state._hands[1], dtype=np.int64)
     absent = np.zeros((1, NUM_CARDS), dtype=bool)
     absent[0, : NUM_CARDS // 2] = True
-    from sequence_game.fast.dealer import Groups
-
     groups = Groups(np.array([1]), np.array([7]), absent)
     for powers in (None, np.full(NUM_CARDS, 0.5)):
         rows = deal_rows(

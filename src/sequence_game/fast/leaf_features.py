@@ -22,7 +22,7 @@ import numpy as np
 from ..actions import REMOVE
 from ..board import CARD_MASK, CORNERS, LAYOUT, LINES, NUM_CELLS, WINDOW_CELLS
 from ..cards import DECK_SIZE, NUM_CARDS, ONE_EYED, TWO_EYED
-from ..features.position import FEATURE_NAMES, NUM_FEATURES, HistoryMarks
+from ..features.position import CROWDED, FEATURE_NAMES, NUM_FEATURES, HistoryMarks
 from . import kernels as k
 from .compile import ensure_compiled, register_warm_up
 from .kernels.jit import allocating_kernel, kernel
@@ -61,10 +61,9 @@ _STEPS: Final = sorted({cells[1] - cells[0] for cells in WINDOW_CELLS})
 _NUM_DIRECTIONS: Final = len(_STEPS)
 _DIRECTION: Final = np.array([_STEPS.index(cells[1] - cells[0]) for cells in WINDOW_CELLS], dtype=np.int64)
 _CROWDS: Final = np.array(
-    [[(LINES[w] & LINES[v]).bit_count() >= 2 for v in range(NUM_WINDOWS)] for w in range(NUM_WINDOWS)],
-    dtype=np.bool_,
+    [[CROWDED[w] >> v & 1 for v in range(NUM_WINDOWS)] for w in range(NUM_WINDOWS)], dtype=np.bool_
 )
-"""``[w, v]``: window ``v`` shares two cells or more with ``w`` (a sequence in ``w`` crowds it out, R3.4)."""
+"""``[w, v]``: a sequence in window ``w`` crowds window ``v`` out (R3.4; ``CROWDED`` as a matrix)."""
 _CORNER: Final = np.array([CORNERS >> c & 1 for c in range(NUM_CELLS)], dtype=np.bool_)
 _CELL_CARD: Final = np.array([max(card, 0) for card in LAYOUT], dtype=np.int64)  # a corner reads card 0
 _CARD_SPACES: Final = np.array(

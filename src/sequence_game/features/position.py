@@ -42,7 +42,7 @@ _SIDES: Final = ("own", "next", "third")
 
 #: Window ``w``'s bit set of the windows that share two cells or more with it: after a sequence in
 #: ``w``, none of them can make a new sequence of that side (R3.4 lets two share one cell only).
-_CROWDED: Final[tuple[int, ...]] = tuple(
+CROWDED: Final[tuple[int, ...]] = tuple(
     sum(1 << v for v in range(NUM_WINDOWS) if (LINES[w] & LINES[v]).bit_count() >= 2)
     for w in range(NUM_WINDOWS)
 )
@@ -228,7 +228,7 @@ def view_parts(view: SeatView, marks: HistoryMarks | None = None) -> ViewParts:
         bits = 0
         if s >= 0:
             for w in view.sequence_windows[s]:
-                bits |= _CROWDED[w]
+                bits |= CROWDED[w]
         crowded.append(bits)
     # the history: when each cell last changed, and when each side last acted
     read = history_marks(view.history, sides, marks)
@@ -563,6 +563,7 @@ def view_features(views: Sequence[SeatView]) -> np.ndarray:
 
 
 __all__ = [
+    "CROWDED",
     "FEATURE_NAMES",
     "NUM_FEATURES",
     "HistoryMarks",
