@@ -7,6 +7,9 @@ positions. This measures that before anything is built into the expert:
     .venv/bin/python experiments/leaf_values.py --games 40 --every 4 --truth 384 --test 64 \\
         --seed 31000000 --json experiments/results/leaf_values.json
 
+``--dump FILE`` keeps each position's candidates and means (truth and estimators), for
+``experiments/leaf_bias.py``.
+
 Positions: every ``--every``-th decision of 2-player ``hard`` against ``hard`` games (the Python
 ``heuristic`` bot on both seats; seeds from ``--seed``, never used in training) where the expert
 would search (two candidates or more). At each, the expert's own candidates (its spec,
@@ -107,6 +110,9 @@ def main() -> None:
     ap.add_argument("--budgets", type=int, nargs="+", default=[4, 8, 16, 32, 64])
     ap.add_argument("--seed", type=int, default=31_000_000)
     ap.add_argument("--json", type=Path)
+    ap.add_argument(
+        "--dump", type=Path, help="one JSON line per position: candidates, truth and estimators' means"
+    )
     args = ap.parse_args()
 
     judge = Evaluator.load()
@@ -145,6 +151,12 @@ def main() -> None:
             est[f"cut{hz}"] = leaf_values(judge, view, test, ends)
             cpu[f"eval{hz}"] += time.process_time() - t
         pairs += len(cands) * args.test
+        if args.dump:
+            line = {"cands": cands, "truth": truth.tolist()} | {
+                n: e.mean(axis=1).tolist() for n, e in est.items()
+            }
+            with args.dump.open("a") as f:
+                f.write(json.dumps(line) + "\n")
         best = int(truth.argmax())
         means["truth"].extend(truth.tolist())
         for n in names:

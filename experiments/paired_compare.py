@@ -20,11 +20,13 @@ import json
 import math
 import sys
 from collections import defaultdict
+from pathlib import Path
 
 
 def load(
-    path: str,
+    paths: list[str],
     variant: str,
+    aliases: list[str],
     budget: float | None = None,
     opponent: str | None = None,
     seeds: set[int] | None = None,
@@ -33,27 +35,28 @@ def load(
     game (1 a win, 0.5 a draw); with ``budget``, only its games at that many simulations (or
     seconds) a move; with ``opponent``, only its games against that bot; with ``seeds``, only
     those schedules. Games against two opponents are refused without ``opponent``: they share the
-    schedule's indices, so they would overwrite each other."""
+    schedule's indices, so they would overwrite each other. ``aliases``: other labels the same
+    variant played under (an earlier spec of the same search)."""
     out: dict[tuple[int, int], tuple[int, float]] = {}
     seen: set[str] = set()
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            game = json.loads(line)
-            if game["variant"] != variant:
-                continue
-            if budget is not None and budget not in (game.get("simulations"), game.get("seconds")):
-                continue
-            if opponent is not None and game["opponent"] != opponent:
-                continue
-            if seeds is not None and game.get("seed") not in seeds:
-                continue
-            seen.add(game["opponent"])
-            winner = game["winner"]
-            score = 1.0 if winner == variant else 0.5 if winner is None else 0.0
-            out[game.get("seed", 0), game["index"]] = (game["deal_seed"], score)
+    labels = {variant, *aliases}
+    lines = (line for path in paths for line in Path(path).read_text(encoding="utf-8").splitlines())
+    for game in (json.loads(line) for line in lines if line.strip()):
+        if game["variant"] not in labels:
+            continue
+        if budget is not None and budget not in (game.get("simulations"), game.get("seconds")):
+            continue
+        if opponent is not None and game["opponent"] != opponent:
+            continue
+        if seeds is not None and game.get("seed") not in seeds:
+            continue
+        seen.add(game["opponent"])
+        winner = game["winner"]
+        score = 1.0 if winner in labels else 0.5 if winner is None else 0.0
+        out[game.get("seed", 0), game["index"]] = (game["deal_seed"], score)
     if len(seen) > 1:
         raise SystemExit(
-            f"{path}: {variant} played {' and '.join(sorted(seen))} at this budget: choose one with --opponent"
+            f"{', '.join(paths)}: {variant} played {' and '.join(sorted(seen))} at this budget: choose one with --opponent"
         )
     return out
 
@@ -66,6 +69,9 @@ def main() -> int:
     p.add_argument("a", help="the first variant's label, as the file spells it")
     p.add_argument("b", help="the second variant's label")
     p.add_argument("--b-file", help="the second variant's games are in this file instead")
+    p.add_argument("--also", nargs="+", default=[], help="more per-game files, read for both variants")
+    p.add_argument("--a-alias", nargs="+", default=[], help="other labels of the first variant's games")
+    p.add_argument("--b-alias", nargs="+", default=[], help="other labels of the second variant's games")
     p.add_argument(
         "--budgets",
         type=float,
@@ -83,8 +89,8 @@ def main() -> int:
     args = p.parse_args()
     budget_a, budget_b = args.budgets if args.budgets else (None, None)
     seeds = set(args.seeds) if args.seeds else None
-    a = load(args.file, args.a, budget_a, args.opponent, seeds)
-    b = load(args.b_file or args.file, args.b, budget_b, args.opponent, seeds)
+    a = load([args.file, *args.also], args.a, args.a_alias, budget_a, args.opponent, seeds)
+    b = load([args.b_file or args.file, *args.also], args.b, args.b_alias, budget_b, args.opponent, seeds)
     both = sorted(set(a) & set(b))
     if not both:
         print("no game of the schedule was finished by both variants", file=sys.stderr)

@@ -141,3 +141,48 @@ def test_the_pimc_bot_searches_on_leaf_values() -> None:
         make_bot("pimc(leaf=-1)")
     with pytest.raises(ValueError, match="one or the other"):
         make_bot("pimc(leaf=2, lookahead=2)")
+
+
+def test_leaf_rollouts_judges_cut_rollouts_only_where_the_budget_is_small() -> None:
+    """``leaf_rollouts=N``: leaves where the move buys fewer than N full rollouts, full rollouts
+    elsewhere, each then exactly the search without the other (same worlds, same streams). The
+    expert judges leaves below 2,000 rollouts a move (about 0.1 s) and searches as before at 1 s."""
+    from sequence_game.bots import EXPERT
+
+    assert "leaf=6, leaf_rollouts=2000, leaf_players=2" in EXPERT
+    state = random_position(GameConfig(players=2), 5, 14)
+    view = state.view(state.current_seat)
+
+    def search(spec: str, limit: Limit) -> tuple[int, bool, int]:
+        bot = make_bot(spec, seed=3)
+        assert isinstance(bot, PimcBot)
+        return bot.select_action(view, limit), bot.last_leaves, bot.last_simulations
+
+    small, large = Limit(simulations=80), Limit(simulations=200)
+    switching = "pimc(width=4, leaf=4, leaf_rollouts=100)"
+    assert search(switching, small) == search("pimc(width=4, leaf=4)", small)
+    assert search(switching, small)[1:] == (True, 80)
+    assert search(switching, large) == search("pimc(width=4)", large)
+    assert search(switching, large)[1:] == (False, 200)
+    # a clock: the first batch's full rollouts measure the rate, then the search judges leaves
+    assert search("pimc(width=4, leaf=4, leaf_rollouts=1000000000)", Limit(seconds=0.05))[1]
+    assert not search("pimc(width=4, leaf=4, leaf_rollouts=1)", Limit(seconds=0.05))[1]
+    with pytest.raises(ValueError, match="needs leaf"):
+        make_bot("pimc(leaf_rollouts=100)")
+
+
+def test_leaf_players_keeps_full_rollouts_at_larger_tables() -> None:
+    """``leaf_players=2``: the leaves at a 2-player table only; at 3 players the search is exactly
+    the one without them."""
+    for players, leaves in ((2, True), (3, False)):
+        state = random_position(GameConfig(players=players), 5, 14)
+        view = state.view(state.current_seat)
+        bot = make_bot("pimc(width=4, leaf=4, leaf_players=2)", seed=3)
+        plain = make_bot("pimc(width=4)" if players == 3 else "pimc(width=4, leaf=4)", seed=3)
+        assert isinstance(bot, PimcBot) and isinstance(plain, PimcBot)
+        assert bot.select_action(view, Limit(simulations=80)) == plain.select_action(
+            view, Limit(simulations=80)
+        )
+        assert bot.last_leaves is leaves
+    with pytest.raises(ValueError, match="leaf_players"):
+        make_bot("pimc(leaf=4, leaf_players=1)")

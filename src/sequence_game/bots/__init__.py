@@ -63,7 +63,8 @@ def available_bots() -> tuple[str, ...]:
 
 EXPERT: Final = (
     "pimc(rank='table', reading=8, margin=0, jack_weights=(2.2, 2.8), reading_players=2,"
-    " two_player_width=8, two_player_confidence=0.5, two_player_rollouts=2000)"
+    " two_player_width=8, two_player_confidence=0.5, two_player_rollouts=2000,"
+    " leaf=6, leaf_rollouts=2000, leaf_players=2)"
 )
 """The expert: perfect-information Monte Carlo on the compiled engine over the plays the tuned
 heuristic ranks best (with the numbers tuned for the table: those tuned at 3 players where three
@@ -71,7 +72,9 @@ sides play), reading the other hands at 2 players and searching 8 plays there in
 half a standard error, where the move's time buys at least 2,000 rollouts (``docs/research/bots-log.md``,
 eighteenth to twenty-second passes: at 1 s a move against ``hard``, 62.6% at 2 players over 800
 games, 65.5% at 4 in 2 teams and 55.4% at 3; 70.2% against ``medium`` at 2 players over 400
-games)."""
+games). At 2 players, where the move's time buys fewer than 2,000 rollouts (about 0.1 s a move),
+its rollouts stop after 6 turns and the evaluator judges where they stand: four to five times the worlds for
+the same time (``docs/evaluator.md``, "Leaf values"); at 1 s it searches exactly as before."""
 
 #: Difficulty levels for people, weakest first: the bot each plays, with its options (a spec).
 LEVELS: dict[str, str] = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": EXPERT}
@@ -136,10 +139,11 @@ def warm_up(name: str) -> None:
     after). Interfaces call it in the background so that the expert's first move is not spent
     waiting; any other bot needs nothing."""
     if name == "pimc" and name in available_bots():
-        from ..fast import pimc  # registers its kernels' warm-up
         from ..fast.compile import ensure_compiled
+        from .pimc import kernel_groups
 
-        ensure_compiled(pimc.GROUP, notice=None)
+        for group in kernel_groups():
+            ensure_compiled(group, notice=None)
 
 
 def is_warm(name: str) -> bool:
@@ -148,8 +152,9 @@ def is_warm(name: str) -> bool:
     if name != "pimc" or name not in available_bots():
         return True
     from ..fast.compile import is_compiled
+    from .pimc import kernel_groups
 
-    return is_compiled("pimc")
+    return all(is_compiled(group) for group in kernel_groups())
 
 
 def make_bot(name: str, seed: int | None = None, *, allow_oracle: bool = False) -> Bot:

@@ -34,7 +34,9 @@ inside every rollout over ``lookahead_width`` plays and ``N`` re-dealt worlds
 (:mod:`sequence_game.fast.lookahead`): a stronger continuation, at ``1 + N * lookahead_width``
 rollouts a candidate and world.
 ``leaf=N`` stops every rollout after ``N`` turns and lets the evaluator judge where it stands
-(:mod:`sequence_game.evaluator.leaves`; measured in ``docs/evaluator.md``, "Leaf values").
+(:mod:`sequence_game.evaluator.leaves`; measured in ``docs/evaluator.md``, "Leaf values");
+``leaf_rollouts=R`` does so only where the move's budget buys fewer than ``R`` full rollouts,
+``leaf_players=N`` only at tables of at most ``N`` players.
 
 The clock is honest: it starts before any work (the ranking included), worlds are evaluated in
 batches of at most half the time left at the rate measured so far, and none starts unless one
@@ -57,7 +59,7 @@ import math
 import random
 import time
 from types import ModuleType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..actions import DEAD, REMOVE, WILD
 from ..cards import ONE_EYED, TWO_EYED
@@ -90,6 +92,9 @@ from .ranking import play_scores as _play_scores
 from .ranking import spent as _spent
 from .reading import DEFAULT_MARGIN, MODELS, HandReader
 
+if TYPE_CHECKING:
+    import numpy as np
+
 DEFAULT_LIMIT: Final = Limit(seconds=1.0)
 FIRST_BATCH: Final = 2
 """Worlds in the first batch, before the clock knows what one costs."""
@@ -108,6 +113,14 @@ def _fast_pimc() -> ModuleType:
             "the pimc bot rolls out on the compiled engine: pip install 'sequence-game[fast]'"
         ) from exc
     return pimc
+
+
+def kernel_groups(leaf: bool = True) -> tuple[str, ...]:
+    """The groups of compiled kernels a search calls (:func:`~sequence_game.fast.compile.ensure_compiled`):
+    the rollouts, the dealer of its worlds and, with ``leaf``, the judged ends' features."""
+    from ..fast import dealer, leaf_features, pimc
+
+    return (pimc.GROUP, dealer.GROUP, *((leaf_features.GROUP,) if leaf else ()))
 
 
 class PimcBot(Oracle):
@@ -148,6 +161,8 @@ class PimcBot(Oracle):
         threads: int = 1,
         judge: int = 0,
         leaf: int = 0,
+        leaf_rollouts: int = 0,
+        leaf_players: int = 12,
         default_limit: Limit = DEFAULT_LIMIT,
     ) -> None:
         for what, value, least in (
@@ -167,6 +182,8 @@ class PimcBot(Oracle):
             ("lookahead", lookahead, 0),
             ("lookahead_width", lookahead_width, 1),
             ("leaf", leaf, 0),
+            ("leaf_rollouts", leaf_rollouts, 0),
+            ("leaf_players", leaf_players, 2),
         ):
             if not value >= least:  # also refuses NaN
                 raise ValueError(f"pimc: {what} must be at least {least}, not {value!r}")
@@ -183,6 +200,8 @@ class PimcBot(Oracle):
             raise ValueError(f"pimc: jack_weights is two positive numbers, not {jack_weights!r}")
         if shuffle_draws and not oracle:
             raise ValueError("pimc: shuffle_draws calibrates the oracle: it needs oracle=True")
+        if leaf_rollouts and not leaf:
+            raise ValueError("pimc: leaf_rollouts says when to use leaves: it needs leaf=N")
         if leaf and lookahead:
             raise ValueError(
                 "pimc: leaf judges cut rollouts, lookahead searches inside full ones: one or the other"
@@ -204,7 +223,12 @@ class PimcBot(Oracle):
         if not 0.0 <= length_penalty < 0.01:
             raise ValueError(f"pimc: length_penalty must be in [0, 0.01), not {length_penalty!r}")
         self.fast = _fast_pimc()
-        self.fast.ensure_compiled("pimc")  # now, not inside the first move's time limit
+        for group in kernel_groups(leaf=bool(leaf)):  # now, not inside the first move's time limit
+            self.fast.ensure_compiled(group)
+        if leaf:  # the judge's weights too
+            from ..evaluator.model import Evaluator
+
+            Evaluator.load()
         self.rng = random.Random(seed)
         self.width = width
         """How many of the heuristic's best plays are candidates."""
@@ -288,6 +312,15 @@ class PimcBot(Oracle):
         """Above 0, a rollout stops after this many turns (the candidate's own included) and the
         evaluator judges where it stands (:mod:`sequence_game.evaluator.leaves`): a value with
         the luck of the rest of the game averaged out, at the cost of the evaluator's bias."""
+        self.leaf_rollouts = leaf_rollouts
+        """With ``leaf``, use the leaves only where the move's budget buys fewer than this many full
+        rollouts (0: always). Leaves trade the noise of full rollouts for the evaluator's bias: a
+        good trade at a small budget, less so where full rollouts are many. A time limit is
+        judged after the first batch (full rollouts) at the rate measured, as
+        ``two_player_rollouts`` is; that batch's values are then dropped."""
+        self.leaf_players = leaf_players
+        """With ``leaf``, use the leaves only at tables of at most this many players: the expert's
+        were measured at 2 (``docs/evaluator.md``, "Leaf values")."""
         self.default_limit = default_limit
         self.last_simulations = 0
         """Rollouts the last move ran (for benchmarks)."""
@@ -295,11 +328,13 @@ class PimcBot(Oracle):
         """Worlds the last move sampled."""
         self.last_narrowed = False
         """Whether the last move's budget was too small for the 2-player width (``two_player_rollouts``)."""
+        self.last_leaves = False
+        """Whether the last move's search judged cut rollouts (``leaf``, ``leaf_rollouts``)."""
 
     def select_action(self, view: PlayerView, limit: Limit | None = None) -> int:
         start = time.perf_counter()  # the clock runs from the first work: ranking included
         self.last_simulations = self.last_worlds = 0
-        self.last_narrowed = False
+        self.last_narrowed = self.last_leaves = False
         forced = forced_action(view)
         if forced is not None:
             return forced
@@ -393,13 +428,19 @@ class PimcBot(Oracle):
             if budget < least:
                 active, self.last_narrowed = keep, True
             keep = None
-        worlds = spent = 0
+        judged = bool(self.leaf) and view.config.players <= self.leaf_players
+        leaves, switch = judged, self.leaf_rollouts if judged else 0
+        if switch and (budget < switch or deadline == math.inf):  # known now
+            leaves, switch = budget < switch, 0
+        elif switch:
+            leaves = False  # the first batch runs full rollouts, to measure their rate
+        worlds = spent = timed = 0
         cost = 1 + self.lookahead * self.lookahead_width  # rollouts a candidate costs in a world
         batch = FIRST_BATCH
         began = time.perf_counter()
         while len(active) > 1 or not worlds:
             now = time.perf_counter()
-            rate = (now - began) / spent if spent else 0.0  # seconds a rollout, so far
+            rate = (now - began) / timed if timed else 0.0  # seconds a rollout, so far
             n = _batch_size(batch, budget, spent, len(active) * cost, rate, deadline - now)
             if n < 1:
                 break  # the rollout budget or the clock is spent
@@ -407,57 +448,68 @@ class PimcBot(Oracle):
             if rows is None:
                 rows = self.fast.world_rows(source.sample_batch(n))
             seeds = [self.rng.getrandbits(63) for _ in range(n)]
-            plays = [cands[i] for i in active]
-            if self.leaf:
-                from ..evaluator.leaves import leaf_values
-                from ..evaluator.model import Evaluator
-
-                ends = self.fast.cut_rollouts(
-                    rows, seeds, plays, view.side, self.leaf, self.policy, self.opponents
-                )
-                out = leaf_values(Evaluator.load(), view, rows, ends)
-            elif self.lookahead:
-                from ..fast.lookahead import lookahead_values
-
-                out = lookahead_values(
-                    rows,
-                    seeds,
-                    plays,
-                    view.side,
-                    self.policy,
-                    self.lookahead_width,
-                    self.lookahead,
-                    self.horizon,
-                    self.length_penalty,
-                )
-            else:
-                out = self.fast.candidate_values(
-                    rows,
-                    seeds,
-                    plays,
-                    view.side,
-                    self.policy,
-                    self.horizon,
-                    self.length_penalty,
-                    self.threads,
-                    self.opponents,
-                )
+            out = self._batch(view, rows, seeds, [cands[i] for i in active], leaves)
             for i, row in zip(active, out.tolist(), strict=True):
                 values[i].extend(row)
             worlds += n
             spent += n * len(active) * cost
+            timed += n * len(active) * cost
             batch = min(2 * batch, MAX_BATCH)
-            if keep is not None:  # the first batch measured what a rollout costs: project the budget
+            if keep is not None or switch:  # the first batch measured what a rollout costs
                 now = time.perf_counter()
-                projected = min(budget, spent + (deadline - now) * spent / max(now - began, 1e-9))
-                if projected < least:
+                projected = min(budget, spent + (deadline - now) * timed / max(now - began, 1e-9))
+                if keep is not None and projected < least:
                     active, self.last_narrowed = [i for i in active if i in keep], True
-                keep = None
+                if switch and projected < switch:  # too few full rollouts: judge cut ones instead
+                    leaves, values, worlds = True, [[] for _ in cands], 0
+                    began, timed, batch = now, 0, FIRST_BATCH
+                keep, switch = None, 0
             if self.prune and worlds >= MIN_PRUNE_WORLDS:
                 active = self._survivors(values, active, self.prune)
+        self.last_leaves = leaves
         self.last_worlds = worlds
         self.last_simulations = spent
         return values
+
+    def _batch(
+        self, view: PlayerView, rows: np.ndarray, seeds: list[int], plays: list[int], leaves: bool
+    ) -> np.ndarray:
+        """Each play's value in each world of the batch (an array, plays by worlds): judged cut
+        rollouts with ``leaves``, else full rollouts (or the lookahead's)."""
+        if leaves:
+            from ..evaluator.leaves import leaf_values
+            from ..evaluator.model import Evaluator
+
+            ends = self.fast.cut_rollouts(
+                rows, seeds, plays, view.side, self.leaf, self.policy, self.opponents
+            )
+            return leaf_values(Evaluator.load(), view, rows, ends)
+        if self.lookahead:
+            from ..fast.lookahead import lookahead_values
+
+            return lookahead_values(
+                rows,
+                seeds,
+                plays,
+                view.side,
+                self.policy,
+                self.lookahead_width,
+                self.lookahead,
+                self.horizon,
+                self.length_penalty,
+            )
+        out: np.ndarray = self.fast.candidate_values(
+            rows,
+            seeds,
+            plays,
+            view.side,
+            self.policy,
+            self.horizon,
+            self.length_penalty,
+            self.threads,
+            self.opponents,
+        )
+        return out
 
     @staticmethod
     def _survivors(values: list[list[float]], active: list[int], prune: float) -> list[int]:
