@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 from pathlib import Path
 
 from sequence_game.actions import REMOVE, WILD
@@ -37,9 +38,8 @@ def summary(values: list[float]) -> str:
     n = len(values)
     if n < 2:
         return f"n={n}"
-    mean = sum(values) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = 1.96 * sd / math.sqrt(n)
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(n)
     return f"{100 * mean:+.2f} [{100 * (mean - half):+.2f}, {100 * (mean + half):+.2f}] points, n={n}"
 
 

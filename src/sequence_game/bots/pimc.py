@@ -118,9 +118,13 @@ def _fast_pimc() -> ModuleType:
 def kernel_groups(leaf: bool = True) -> tuple[str, ...]:
     """The groups of compiled kernels a search calls (:func:`~sequence_game.fast.compile.ensure_compiled`):
     the rollouts, the dealer of its worlds and, with ``leaf``, the judged ends' features."""
-    from ..fast import dealer, leaf_features, pimc
+    from ..fast import dealer, pimc
 
-    return (pimc.GROUP, dealer.GROUP, *((leaf_features.GROUP,) if leaf else ()))
+    if not leaf:  # the features' module builds its tables on import: only where they are used
+        return (pimc.GROUP, dealer.GROUP)
+    from ..fast import leaf_features
+
+    return (pimc.GROUP, dealer.GROUP, leaf_features.GROUP)
 
 
 class PimcBot(Oracle):
