@@ -33,7 +33,6 @@ import json
 import math
 import random
 import statistics
-import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Final
@@ -55,9 +54,9 @@ BUDGETS: dict[str, tuple[int, int, float]] = {
     "pool, best mean": (-1, 8, 0.0),
 }
 """Name: (worlds, candidates, confidence); -1 worlds: the whole pool."""
-LEAF_DEFAULT: Final = "6:680:4"
-"""``--leaves`` given no value: the expert's choice at 0.1 s today (``leaf=6``; a judged leaf costs
-about 0.22 of a full rollout, so 600 rollouts buy about 2,700 leaves: 680 worlds of 4 plays)."""
+LEAF_DEFAULT: Final = "6:325:4"
+"""``--leaves`` given no value: the expert's choice at 0.1 s today (``leaf=6`` over 4 plays, with
+the 325 worlds it reaches in games at 0.1 s a move; counted with ``PimcBot.last_worlds``)."""
 
 
 def leaf_budget(text: str) -> tuple[str, tuple[int, int, int]]:
@@ -144,13 +143,15 @@ def main() -> None:
     ap.add_argument(
         "--leaves",
         nargs="*",
-        default=[],
+        default=None,
         metavar="H:W:P",
         help=f"also choices on judged leaves: turns, worlds, plays (none given: {LEAF_DEFAULT})",
     )
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    if args.leaves == [] and "--leaves" in sys.argv:
+    if args.leaves is None:
+        args.leaves = []
+    elif not args.leaves:  # --leaves alone
         args.leaves = [LEAF_DEFAULT]
     jobs = [
         (args.seed + g, args.every, args.pool, args.truth, args.seed, args.leaves) for g in range(args.games)
