@@ -18,6 +18,10 @@ choosing by that value more exactly is worth at all, on positions, with no games
 - an independent **truth**: ``--truth`` other worlds, which judge every choice without the
   winner's curse of judging a choice by the worlds that made it.
 
+With ``--width 16`` (or any width above 8) the pool and the truth cover the ranking's best plays up
+to that width, the expert's 8 first, and the choices include those over all of them: what more
+candidates could add (``docs/evaluator.md``, "More candidates").
+
 The gain of a budget over another is the truth's value of its choice minus the other's, in chance
 (half the rollouts' -1..1 scale), averaged over positions with a 95% interval; times the searched
 decisions a side makes in a game, it is a first-order estimate of the points of win rate the
@@ -54,6 +58,19 @@ BUDGETS: dict[str, tuple[int, int, float]] = {
     "pool, best mean": (-1, 8, 0.0),
 }
 """Name: (worlds, candidates, confidence); -1 worlds: the whole pool."""
+
+
+def budgets(width: int) -> dict[str, tuple[int, int, float]]:
+    """:data:`BUDGETS`, and with ``--width`` above 8 the same choices over that many plays: the
+    best mean of the pool, and the 1 s rollouts (6,400) spread over them or 800 worlds of each."""
+    out = dict(BUDGETS)
+    if width > 8:
+        out[f"{width} plays, pool, best mean"] = (-1, width, 0.0)
+        out[f"{width} plays, the 1 s rollouts ({6400 // width} worlds)"] = (6400 // width, width, 0.5)
+        out[f"{width} plays, 800 worlds"] = (800, width, 0.5)
+    return out
+
+
 LEAF_DEFAULT: Final = "6:325:4"
 """``--leaves`` given no value: the expert's choice at 0.1 s today (``leaf=6`` over 4 plays, with
 the 325 worlds it reaches in games at 0.1 s a move; counted with ``PimcBot.last_worlds``)."""
@@ -80,12 +97,13 @@ def choose(values: np.ndarray, worlds: int, width: int, confidence: float) -> in
     return best if lead >= confidence else 0
 
 
-def one(job: tuple[int, int, int, int, int, list[str]]) -> list[dict[str, Any]]:
+def one(job: tuple[int, int, int, int, int, list[str], int]) -> list[dict[str, Any]]:
     """One game's positions: each budget's choice judged by the truth."""
-    game_seed, every, pool, truth_worlds, seed, leaves = job
+    game_seed, every, pool, truth_worlds, seed, leaves, width_all = job
     judge = Evaluator.load() if leaves else None
     bot = make_bot(EXPERT, seed=seed + game_seed)
     assert isinstance(bot, PimcBot)
+    bot.two_player_width = max(bot.two_player_width, width_all)  # the first 8 are the expert's
     rng = random.Random(seed + game_seed)
     out = []
     views = positions(1, 1, game_seed)
@@ -108,7 +126,7 @@ def one(job: tuple[int, int, int, int, int, list[str]]) -> list[dict[str, Any]]:
         ).mean(axis=1)
         picks = {
             name: choose(values, pool if worlds < 0 else worlds, min(width, len(cands)), conf)
-            for name, (worlds, width, conf) in BUDGETS.items()
+            for name, (worlds, width, conf) in budgets(width_all).items()
         }
         for text in leaves:
             assert judge is not None
@@ -147,6 +165,9 @@ def main() -> None:
         metavar="H:W:P",
         help=f"also choices on judged leaves: turns, worlds, plays (none given: {LEAF_DEFAULT})",
     )
+    ap.add_argument(
+        "--width", type=int, default=8, help="plays in the pool and the truth (the expert's 8 first)"
+    )
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     if args.leaves is None:
@@ -154,7 +175,8 @@ def main() -> None:
     elif not args.leaves:  # --leaves alone
         args.leaves = [LEAF_DEFAULT]
     jobs = [
-        (args.seed + g, args.every, args.pool, args.truth, args.seed, args.leaves) for g in range(args.games)
+        (args.seed + g, args.every, args.pool, args.truth, args.seed, args.leaves, args.width)
+        for g in range(args.games)
     ]
     with ProcessPoolExecutor(args.workers) as ex:
         rows = [r for game in ex.map(one, jobs) for r in game]
@@ -162,7 +184,7 @@ def main() -> None:
         {r["game"]: r["searched_in_game"] for r in rows}.values()
     )  # a game's searched decisions, both sides
     per_side = searched / 2
-    names = list(BUDGETS) + [leaf_budget(t)[0] for t in args.leaves]
+    names = list(budgets(args.width)) + [leaf_budget(t)[0] for t in args.leaves]
     base = names[1]
     report: dict[str, Any] = {
         "positions": len(rows),

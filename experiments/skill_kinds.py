@@ -32,6 +32,7 @@ import json
 import math
 import os
 import statistics
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -45,8 +46,6 @@ from sequence_game.actions import DEAD, DRAW, REMOVE, WILD
 from sequence_game.analysis.game import blocking_plays, load_evaluator, steps, winning_plays
 from sequence_game.analysis.judge import judge
 from sequence_game.bots.base import forced_action
-
-FIGURES = ("result", "loss_vs_best", "loss_vs_kind", "loss_cards", "rank_in_kind")
 
 
 def kind(action: int) -> str:
@@ -110,13 +109,19 @@ def side_figures(game: dict[str, Any], seat: int) -> dict[str, float]:
     }
 
 
-def differences(games: list[dict[str, Any]], first: str, mirror: bool) -> dict[str, list[float]]:
-    out: dict[str, list[float]] = {f: [] for f in FIGURES}
+def differences(
+    games: list[dict[str, Any]],
+    first: str,
+    mirror: bool,
+    figures_of: Callable[[dict[str, Any], int], dict[str, float]] = side_figures,
+) -> dict[str, list[float]]:
+    """Per game, each figure of the first bot minus the second's (seat 0 minus seat 1 in the mirror)."""
+    out: dict[str, list[float]] = {}
     for g in games:
         a = 0 if mirror else g["bots"].index(first)
-        fa, fb = side_figures(g, a), side_figures(g, 1 - a)
-        for f in FIGURES:
-            out[f].append(fa[f] - fb[f])
+        fa, fb = figures_of(g, a), figures_of(g, 1 - a)
+        for f in fa:
+            out.setdefault(f, []).append(fa[f] - fb[f])
     return out
 
 
@@ -137,9 +142,9 @@ def summary(values: list[float], sample: int) -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+def add_match_arguments(parser: argparse.ArgumentParser, games: int = 200) -> None:
+    """The options every skill experiment shares: the games, the bots, the output."""
+    parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--bots", default="heuristic,greedy")
     parser.add_argument("--mirror", default="heuristic")
@@ -148,34 +153,56 @@ def main() -> None:
     parser.add_argument("--dump", help="write the games' decisions here (JSON lines)")
     parser.add_argument("--load", help="read games dumped before instead of playing")
     parser.add_argument("--json", help="write the summary here too")
-    args = parser.parse_args()
-    first, second = args.bots.split(",")
+
+
+def match_games(
+    args: argparse.Namespace, one: Callable[[Any], dict[str, Any]], extra: tuple[Any, ...] = ()
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The two bots' games (each deal twice, seats swapped) and the mirror's, each judged by
+    ``one`` (given the bots, the seed and ``extra``): loaded from ``--load`` or played (and
+    written to ``--dump``)."""
     if args.load:
         every = [json.loads(line) for line in Path(args.load).read_text().splitlines()]
-        games = [g for g in every if g["bots"][0] != g["bots"][1]]
-        mirrors = [g for g in every if g["bots"][0] == g["bots"][1]]
-    else:
-        deals = [args.seed + i for i in range((args.games + 1) // 2)]
-        jobs = [((first, second) if k == 0 else (second, first), d) for d in deals for k in (0, 1)]
-        mirror_jobs = [((args.mirror, args.mirror), d + k * 100_000) for d in deals for k in (0, 1)]
-        with ProcessPoolExecutor(args.workers) as pool:
-            games = list(pool.map(decisions, jobs[: args.games], chunksize=4))
-            mirrors = list(pool.map(decisions, mirror_jobs[: args.games], chunksize=4))
-        if args.dump:
-            with open(args.dump, "w") as f:
-                f.writelines(json.dumps(g) + "\n" for g in games + mirrors)
-    bots = differences(games, first, mirror=False)
-    mirror = differences(mirrors, args.mirror, mirror=True)
-    out = {
-        "games": len(games),
-        "mirror_games": len(mirrors),
-        "bots": {f: summary(v, args.sample) for f, v in bots.items()},
-        "mirror": {f: summary(v, args.sample) for f, v in mirror.items()},
-    }
+        return [g for g in every if g["bots"][0] != g["bots"][1]], [
+            g for g in every if g["bots"][0] == g["bots"][1]
+        ]
+    first, second = args.bots.split(",")
+    deals = [args.seed + i for i in range((args.games + 1) // 2)]
+    jobs = [((first, second) if k == 0 else (second, first), d, *extra) for d in deals for k in (0, 1)]
+    mirror_jobs = [((args.mirror, args.mirror), d + k * 100_000, *extra) for d in deals for k in (0, 1)]
+    with ProcessPoolExecutor(args.workers) as pool:
+        games = list(pool.map(one, jobs[: args.games], chunksize=2))
+        mirrors = list(pool.map(one, mirror_jobs[: args.games], chunksize=2))
+    if args.dump:
+        with open(args.dump, "w") as f:
+            f.writelines(json.dumps(g) + "\n" for g in games + mirrors)
+    return games, mirrors
+
+
+def report(
+    out: dict[str, Any],
+    bots: dict[str, list[float]],
+    mirror: dict[str, list[float]],
+    args: argparse.Namespace,
+) -> None:
+    """Print the summary (``out`` and each figure's for the bots and the mirror), and write it to ``--json``."""
+    out["bots"] = {f: summary(v, args.sample) for f, v in bots.items()}
+    out["mirror"] = {f: summary(v, args.sample) for f, v in mirror.items()}
     text = json.dumps(out, indent=1)
     print(text)
     if args.json:
         Path(args.json).write_text(text + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_match_arguments(parser)
+    args = parser.parse_args()
+    games, mirrors = match_games(args, decisions)
+    first = args.bots.split(",")[0]
+    bots = differences(games, first, mirror=False)
+    mirror = differences(mirrors, args.mirror, mirror=True)
+    report({"games": len(games), "mirror_games": len(mirrors)}, bots, mirror, args)
 
 
 if __name__ == "__main__":
