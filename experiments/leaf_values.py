@@ -50,7 +50,6 @@ from sequence_game.bots import EXPERT, make_bot
 from sequence_game.bots.determinize import Determinizer
 from sequence_game.bots.heuristic import WIN, HeuristicBot
 from sequence_game.bots.pimc import PimcBot
-from sequence_game.bots.ranking import spent as _spent
 from sequence_game.evaluator.leaves import leaf_values
 from sequence_game.evaluator.model import Evaluator
 from sequence_game.fast.pimc import candidate_values, cut_rollouts, world_rows
@@ -80,9 +79,8 @@ def expert_setup(bot: PimcBot, view: PlayerView) -> tuple[list[int], Determinize
     """The expert's candidates and world source at ``view`` (``PimcBot.select_action``'s first
     steps), or ``None`` where it would not search (a win now, a single candidate)."""
     acts = [a for a in view.legal_actions if a < DEAD]
-    scores, costs = bot._scores(view, acts)
-    order = sorted(acts, key=lambda a: -(scores[a] - _spent(a, costs)))
-    if scores[order[0]] - _spent(order[0], costs) >= WIN / 2:
+    order, net = bot.ranked(view, acts)
+    if net[order[0]] >= WIN / 2:
         return None
     cands = bot.candidates(order, bot.two_player_width)
     if len(cands) < 2:

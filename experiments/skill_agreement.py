@@ -37,7 +37,7 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 from analysis_skill import play  # two bots on one deal, a record
 from skill_kinds import summary  # mean, interval, signal, samples
-from skill_search import choices, ranked  # the decisions, the expert ranking's order
+from skill_search import choices, plays  # a record's decisions, the plays the expert ranks
 
 from sequence_game.bots import EXPERT, make_bot
 from sequence_game.bots.heuristic import WIN
@@ -53,7 +53,7 @@ def agreements(job: tuple[tuple[str, str], int]) -> dict[str, Any]:
     rows = []
     decisions, final = choices(record)
     for step, view in decisions:
-        order, net = ranked(ranker, view)
+        order, net = ranker.ranked(view, plays(view))
         first = order[0]
         if net[first] >= WIN / 2:
             continue  # a win now: no judgement in taking it

@@ -51,7 +51,6 @@ from sequence_game.bots import EXPERT, make_bot
 from sequence_game.bots.base import Limit, forced_action
 from sequence_game.bots.mcts import Determinizer
 from sequence_game.bots.pimc import PimcBot
-from sequence_game.bots.ranking import spent
 from sequence_game.fast.pimc import GREEDY, INFERRING
 from sequence_game.state import GameState
 from sequence_game.views import PlayerView
@@ -68,10 +67,18 @@ def cross_fitted_loss(values: list[list[float]], played: int) -> float:
     losses = []
     for choose, value in ((slice(0, half), slice(half, n)), (slice(half, n), slice(0, half))):
         best = max(range(len(values)), key=lambda i: sum(values[i][choose]))
-        losses.append(
-            statistics.fmean(values[best][value]) - statistics.fmean(values[played][value])
-        )  # not clipped at 0: clipping would add noise as loss
+        # not clipped at 0: clipping would count the noise as loss
+        mean_best, mean_played = (
+            statistics.fmean(values[best][value]),
+            statistics.fmean(values[played][value]),
+        )
+        losses.append(mean_best - mean_played)
     return statistics.fmean(losses) / 2  # rollout values run -1..1: a chance is half of one
+
+
+def plays(view: PlayerView) -> list[int]:
+    """The legal plays of a view that the expert ranks (a dead card's discard is not one)."""
+    return [a for a in view.legal_actions if a < DEAD]
 
 
 def choices(record: dict[str, Any]) -> tuple[list[tuple[Any, PlayerView]], GameState]:
@@ -84,15 +91,6 @@ def choices(record: dict[str, Any]) -> tuple[list[tuple[Any, PlayerView]], GameS
         if step.action != DRAW and step.action < DEAD and forced_action(view) is None:
             out.append((step, view))
     return out, final
-
-
-def ranked(bot: PimcBot, view: PlayerView) -> tuple[list[int], dict[int, float]]:
-    """The plays (not discards), best first by the expert's ranking (equals in their order, as the
-    expert sorts them), and each one's score net of a jack's cost."""
-    acts = [a for a in view.legal_actions if a < DEAD]
-    scores, costs = bot._scores(view, acts)
-    net = {a: scores[a] - spent(a, costs) for a in acts}
-    return sorted(acts, key=net.__getitem__, reverse=True), net
 
 
 def judge_for(bots: tuple[str, str], seat: int, opts: dict[str, Any], seed: int) -> PimcBot:
@@ -121,7 +119,7 @@ def judge_game(job: tuple[tuple[str, str], int, dict[str, Any]]) -> dict[str, An
     decisions, final = choices(record)
     for step, view in decisions:
         bot = judges[step.seat]
-        order, _net = ranked(bot, view)
+        order, _net = bot.ranked(view, plays(view))
         cands = bot.candidates(order, opts["width"])
         if step.action not in cands:
             cands.append(step.action)

@@ -349,9 +349,8 @@ class PimcBot(Oracle):
             # a stuck hand (R5.5) or a table-talk fine (R6.1, which the compiled engine does not
             # play): the heuristic's discard
             return HeuristicBot(seed=self.rng.getrandbits(32)).select_action(view, limit)
-        scores, costs = self._scores(view, acts)
-        order = sorted(acts, key=lambda a: -(scores[a] - _spent(a, costs)))
-        if scores[order[0]] - _spent(order[0], costs) >= WIN / 2:  # it wins now (R7.1)
+        order, net = self.ranked(view, acts)
+        if net[order[0]] >= WIN / 2:  # it wins now (R7.1)
             return order[0]
         if self.judge:
             order = self._judged(view, acts)
@@ -380,6 +379,14 @@ class PimcBot(Oracle):
         exact = truth is not None and not self.shuffle_draws  # one true world: a rollout decides
         confidence = self.two_player_confidence if duel and not self.last_narrowed else self.confidence
         return cands[self._choose(values, 0.0 if exact else confidence)]
+
+    def ranked(self, view: PlayerView, acts: list[int]) -> tuple[list[int], dict[int, float]]:
+        """The plays, best first by the ranking's score net of a jack's cost (equals keep their
+        order), and each one's net score: the candidates, and the play kept unless the rollouts
+        beat it, come from the front."""
+        scores, costs = self._scores(view, acts)
+        net = {a: scores[a] - _spent(a, costs) for a in acts}
+        return sorted(acts, key=lambda a: -net[a]), net
 
     def _scores(self, view: PlayerView, acts: list[int]) -> tuple[dict[int, float], tuple[float, float]]:
         """The ranking's score of each play before a jack's cost, and the jacks' costs."""
