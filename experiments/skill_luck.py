@@ -49,6 +49,8 @@ from typing import Any
 import numpy as np
 from skill_kinds import summary  # mean, interval, signal, disjoint samples
 
+from sequence_game.analysis.scores import t_critical
+
 FIGURES = ("result", "adjusted", "adjusted_and_deal", "draws", "draws_and_deal")
 
 
@@ -103,13 +105,6 @@ def difference(game: dict[str, Any], number: int, first: str, weights: dict[str,
     return {f: fa[f] - fb[f] for f in FIGURES}
 
 
-def t_critical(df: int) -> float:
-    """Student's t at 97.5% for ``df`` degrees of freedom (Cornish-Fisher from the normal's 1.96;
-    2.0096 at 49, within 1e-4): a sample of 50 judged on 1.96 would separate a little too often."""
-    z = 1.959964
-    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
-
-
 def sampled_share(values: list[float], size: int, samples: int, seed: int) -> float:
     """The share of random samples of ``size`` games (without replacement) whose 95% interval
     (Student's t) leaves out zero."""
@@ -139,7 +134,7 @@ def main() -> None:
     weights_out = []
     for i, games in enumerate(dumps):
         weights = fit([g for j, other in enumerate(dumps) if j != i for g in other])
-        weights_out.append({"dump": str(args.dumps[i]), **weights})
+        weights_out.append({"dump": args.dumps[i].name, **weights})
         matches = [g for g in games if not is_mirror(g)]
         mirrors = [g for g in games if is_mirror(g)]
         for name, chosen in (("bots", matches), ("mirror", mirrors)):

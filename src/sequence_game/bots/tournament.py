@@ -320,6 +320,18 @@ def format_table(summary: dict[str, Any]) -> str:
         " ".join(row[i].ljust(w) if i == 0 else row[i].rjust(w) for i, w in enumerate(widths))
         for row in [heads, *rows]
     ]
+    adjusted = [p for p in summary["pairs"] if "luck_adjusted" in p]
+    if adjusted:
+        lines.append("")
+        lines.append(_("luck-adjusted score of the first (95% CI): the result less the luck of the draws"))
+        for p in adjusted:
+            a, b = p["bots"]
+            score = p["luck_adjusted"]
+            interval = score["ci95"]
+            shown = f"{100 * score['mean']:5.1f}%" + (
+                f" [{100 * interval[0]:5.1f}, {100 * interval[1]:5.1f}]" if interval else ""
+            )
+            lines.append(f"  {_('{a} vs {b}').format(a=a, b=b):<{widths[0]}} {shown}")
     lines.append("")
     rating_head, time_head = _("rating (Bradley-Terry, Elo scale, mean 1500)"), _("time per move")
     heading = f"{rating_head:<46} {time_head}"

@@ -2,7 +2,8 @@
 
 Prints a table of win rates with 95% Wilson intervals and Bradley-Terry ratings, or with
 ``--json`` one JSON object; ``--records DIR`` saves every game as a ``sequence-record/1`` file as
-soon as it ends. Ctrl-C stops the workers and reports the games finished so far (exit status 130).
+soon as it ends; ``--luck`` judges every game with the analysis and adds each pair's luck-adjusted
+score (``analysis.scores``). Ctrl-C stops the workers and reports the games finished so far (exit status 130).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import re
 import signal
 import sys
+from importlib.util import find_spec
 from typing import Any
 
 from ..config import TEAM_OPTIONS
@@ -62,6 +64,15 @@ def add_parser(sub: Any) -> None:
         default="process",
         help=_("where the games run: local processes or a Ray cluster (default %(default)s)"),
     )
+    p.add_argument(
+        "--luck",
+        action="store_true",
+        help=_(
+            "also judge every game with the analysis and report each pair's luck-adjusted score: "
+            "the result less the luck of the draws, a narrower interval from the same games "
+            "(docs/analysis.md; needs NumPy)"
+        ),
+    )
     p.add_argument("--quiet", action="store_true", help=_("no progress bar"))
     p.set_defaults(run=run)
 
@@ -104,12 +115,14 @@ def run(args: argparse.Namespace) -> int:
             seconds=args.time_per_move,
             simulations=args.simulations,
             max_turns=args.max_turns,
-            record=args.records is not None,
+            record=args.records is not None or args.luck,
         )
     except ConfigError as exc:
         raise SystemExit(PREFIX + engine_message(exc)) from None
     except ValueError as exc:
         raise SystemExit(f"{PREFIX}{exc}") from None
+    if args.luck and find_spec("numpy") is None:  # before the games, not after them
+        raise SystemExit(PREFIX + _("--luck needs NumPy: pip install 'sequence-game[fast]'"))
     if args.records is not None:
         os.makedirs(args.records, exist_ok=True)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
@@ -152,6 +165,12 @@ def run(args: argparse.Namespace) -> int:
     summary["time_per_move"] = args.time_per_move
     summary["simulations"] = args.simulations
     summary["interrupted"] = interrupted
+    if args.luck and results:
+        from ..analysis.scores import luck_adjusted_scores
+
+        by_pair = luck_adjusted_scores(specs, results, workers)
+        for entry in summary["pairs"]:
+            entry["luck_adjusted"] = by_pair[tuple(entry["bots"])]
     if args.json:
         print(json.dumps(summary))
     else:
