@@ -50,6 +50,12 @@ def main() -> int:
         "--per-game logs join them)",
     )
     p.add_argument("--stop", type=int, default=None, help="play only the schedule's games before this index")
+    p.add_argument(
+        "--records",
+        action="store_true",
+        help="keep each game's record in its --per-game line, so that paired_compare.py --luck can take "
+        "the draws' luck out of the results",
+    )
     args = p.parse_args()
     config = GameConfig(players=args.players, teams=args.teams)
     for text in args.variants:
@@ -61,6 +67,7 @@ def main() -> int:
             seed=args.seed,
             seconds=args.seconds,
             simulations=args.simulations,
+            record=args.records,
         )[args.start : args.stop]
         by_index = {spec.index: spec for spec in specs}
         began = time.perf_counter()
@@ -82,6 +89,8 @@ def main() -> int:
                     "winner": result.winner,
                     "turns": result.turns,
                 }
+                if result.record is not None:
+                    game["record"] = json.loads(result.record)
                 log.write(json.dumps(game) + "\n")
                 log.flush()
             if done % 10 == 0:

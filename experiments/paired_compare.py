@@ -9,6 +9,11 @@ per-deal difference with its 95% interval (normal approximation over deals). Gam
 schedules (runs with different ``--seed``) in one file are pooled, each game keyed by its seed and
 index; ``--seeds`` picks some.
 
+``--luck`` scores each game by the variant's luck-adjusted result instead of its result: the
+analysis judges the game's record (``oracle_strength.py --records``) and takes every draw's luck
+out (docs/analysis.md, "Skill shows in the luck-adjusted result"). A draw's luck has mean zero
+whatever the bots do, so the difference keeps its mean and loses noise.
+
     .venv/bin/python experiments/paired_compare.py games.jsonl "pimc(policy=3, width=4)" \\
         "pimc(policy=3, width=4, reading=8, margin=0)"
 """
@@ -16,11 +21,22 @@ index; ``--seeds`` picks some.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import sys
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
+
+
+def read_text(path: str) -> str:
+    """A per-game file, gzipped where its name ends in ``.gz`` (games kept with their records)."""
+    if path.endswith(".gz"):
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            return f.read()
+    return Path(path).read_text(encoding="utf-8")
 
 
 def load(
@@ -30,17 +46,21 @@ def load(
     budget: float | None = None,
     opponent: str | None = None,
     seeds: set[int] | None = None,
+    luck: bool = False,
+    workers: int = 1,
 ) -> dict[tuple[int, int], tuple[int, float]]:
     """Per game of a schedule (its ``--seed`` and index): the deal, and the variant's score in that
     game (1 a win, 0.5 a draw); with ``budget``, only its games at that many simulations (or
     seconds) a move; with ``opponent``, only its games against that bot; with ``seeds``, only
     those schedules. Games against two opponents are refused without ``opponent``: they share the
     schedule's indices, so they would overwrite each other. ``aliases``: other labels the same
-    variant played under (an earlier spec of the same search)."""
+    variant played under (an earlier spec of the same search). With ``luck``, the score is the variant's
+    luck-adjusted result, its games' records judged by the analysis in ``workers`` processes."""
     out: dict[tuple[int, int], tuple[int, float]] = {}
+    jobs: dict[tuple[int, int], tuple[dict[str, Any], tuple[int, ...]]] = {}
     seen: set[str] = set()
     labels = {variant, *aliases}
-    lines = (line for path in paths for line in Path(path).read_text(encoding="utf-8").splitlines())
+    lines = (line for path in paths for line in read_text(path).splitlines())
     for game in (json.loads(line) for line in lines if line.strip()):
         if game["variant"] not in labels:
             continue
@@ -53,11 +73,31 @@ def load(
         seen.add(game["opponent"])
         winner = game["winner"]
         score = 1.0 if winner in labels else 0.5 if winner is None else 0.0
-        out[game.get("seed", 0), game["index"]] = (game["deal_seed"], score)
+        key = game.get("seed", 0), game["index"]
+        out[key] = (game["deal_seed"], score)
+        if luck:
+            if "record" not in game:
+                raise SystemExit(
+                    f"{variant}: a game without its record: run oracle_strength.py with --records"
+                )
+            sides = game["record"]["teams"]
+            jobs[key] = (
+                game["record"],
+                tuple(sorted({k % sides for k, s in enumerate(game["seats"]) if s in labels})),
+            )
     if len(seen) > 1:
         raise SystemExit(
             f"{', '.join(paths)}: {variant} played {' and '.join(sorted(seen))} at this budget: choose one with --opponent"
         )
+    if luck and jobs:
+        from sequence_game.analysis.scores import game_score
+        from sequence_game.analysis.threads import one_thread_children
+
+        keys = list(jobs)
+        with one_thread_children(), ProcessPoolExecutor(workers) as pool:
+            adjusted = list(pool.map(game_score, [jobs[k] for k in keys], chunksize=8))
+        for k, value in zip(keys, adjusted, strict=True):
+            out[k] = (out[k][0], value)
     return out
 
 
@@ -86,11 +126,28 @@ def main() -> int:
         nargs="+",
         help="compare only the schedules of these --seed values (default: every schedule both played, pooled)",
     )
+    p.add_argument(
+        "--luck",
+        action="store_true",
+        help="score each game by the variant's luck-adjusted result (needs the games' records)",
+    )
+    p.add_argument("--workers", type=int, default=1, help="processes for the analyses of --luck")
     args = p.parse_args()
     budget_a, budget_b = args.budgets if args.budgets else (None, None)
     seeds = set(args.seeds) if args.seeds else None
-    a = load([args.file, *args.also], args.a, args.a_alias, budget_a, args.opponent, seeds)
-    b = load([args.b_file or args.file, *args.also], args.b, args.b_alias, budget_b, args.opponent, seeds)
+    a = load(
+        [args.file, *args.also], args.a, args.a_alias, budget_a, args.opponent, seeds, args.luck, args.workers
+    )
+    b = load(
+        [args.b_file or args.file, *args.also],
+        args.b,
+        args.b_alias,
+        budget_b,
+        args.opponent,
+        seeds,
+        args.luck,
+        args.workers,
+    )
     both = sorted(set(a) & set(b))
     if not both:
         print("no game of the schedule was finished by both variants", file=sys.stderr)
@@ -108,7 +165,8 @@ def main() -> int:
     half = 1.96 * sd / math.sqrt(n)
     rate_a = sum(a[i][1] for i in both) / len(both)
     rate_b = sum(b[i][1] for i in both) / len(both)
-    print(f"{len(both)} games on {n} deals finished by both")
+    scored = "luck-adjusted results" if args.luck else "results"
+    print(f"{len(both)} games on {n} deals finished by both; {scored}")
     at_a = f" at {budget_a:g}" if budget_a is not None else ""
     at_b = f" at {budget_b:g}" if budget_b is not None else ""
     print(f"  {args.a}{at_a}: {100 * rate_a:.1f}%")

@@ -27,7 +27,7 @@ def first_bot_sides(spec: GameSpec) -> tuple[int, ...]:
     return tuple(sorted({seat % spec.config.sides for seat, bot in enumerate(spec.bots) if bot == first}))
 
 
-def game_score(job: tuple[str, tuple[int, ...]]) -> float:
+def game_score(job: tuple[str | dict[str, Any], tuple[int, ...]]) -> float:
     """One game: the sum of the luck-adjusted results of the given sides."""
     record, sides = job
     summary = analyze_record(record).sides_summary
@@ -67,7 +67,7 @@ def luck_adjusted_scores(
     ``results`` must carry their records (``GameSpec.record``); the analyses run in ``workers``
     processes, each with one BLAS thread (``threads``)."""
     by_index = {spec.index: spec for spec in specs}
-    jobs = []
+    jobs: list[tuple[str | dict[str, Any], tuple[int, ...]]] = []
     for result in results:
         if result.record is None:
             raise ValueError(f"game {result.index} was played without its record")
