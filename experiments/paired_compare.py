@@ -101,6 +101,15 @@ def load(
     return out
 
 
+def mean_half(scores: list[float]) -> tuple[float, float]:
+    """The mean score and the half-width of its 95% interval, game by game (normal approximation)."""
+    mean = sum(scores) / len(scores)
+    if len(scores) < 2:
+        return mean, math.inf
+    sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (len(scores) - 1))
+    return mean, 1.96 * sd / math.sqrt(len(scores))
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument(
@@ -163,14 +172,14 @@ def main() -> int:
     mean = sum(diffs) / n
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
     half = 1.96 * sd / math.sqrt(n)
-    rate_a = sum(a[i][1] for i in both) / len(both)
-    rate_b = sum(b[i][1] for i in both) / len(both)
+    rate_a, half_a = mean_half([a[i][1] for i in both])
+    rate_b, half_b = mean_half([b[i][1] for i in both])
     scored = "luck-adjusted results" if args.luck else "results"
     print(f"{len(both)} games on {n} deals finished by both; {scored}")
     at_a = f" at {budget_a:g}" if budget_a is not None else ""
     at_b = f" at {budget_b:g}" if budget_b is not None else ""
-    print(f"  {args.a}{at_a}: {100 * rate_a:.1f}%")
-    print(f"  {args.b}{at_b}: {100 * rate_b:.1f}%")
+    print(f"  {args.a}{at_a}: {100 * rate_a:.1f}% +-{100 * half_a:.1f} (game by game, against its opponent)")
+    print(f"  {args.b}{at_b}: {100 * rate_b:.1f}% +-{100 * half_b:.1f}")
     print(
         f"  difference (first - second), by deal: {100 * mean:+.1f} points [{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]"
     )
