@@ -30,6 +30,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from sequence_game.analysis.scores import game_score, sides_played
+from sequence_game.analysis.threads import one_thread_children
+
 
 def read_text(path: str) -> str:
     """A per-game file, gzipped where its name ends in ``.gz`` (games kept with their records)."""
@@ -80,19 +83,12 @@ def load(
                 raise SystemExit(
                     f"{variant}: a game without its record: run oracle_strength.py with --records"
                 )
-            sides = game["record"]["teams"]
-            jobs[key] = (
-                game["record"],
-                tuple(sorted({k % sides for k, s in enumerate(game["seats"]) if s in labels})),
-            )
+            jobs[key] = (game["record"], sides_played(game["seats"], game["record"]["teams"], labels))
     if len(seen) > 1:
         raise SystemExit(
             f"{', '.join(paths)}: {variant} played {' and '.join(sorted(seen))} at this budget: choose one with --opponent"
         )
     if luck and jobs:
-        from sequence_game.analysis.scores import game_score
-        from sequence_game.analysis.threads import one_thread_children
-
         keys = list(jobs)
         with one_thread_children(), ProcessPoolExecutor(workers) as pool:
             adjusted = list(pool.map(game_score, [jobs[k] for k in keys], chunksize=8))
@@ -169,9 +165,7 @@ def main() -> int:
         deals[a[i][0]].append(a[i][1] - b[i][1])
     diffs = [sum(d) / len(d) for d in deals.values()]
     n = len(diffs)
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
-    half = 1.96 * sd / math.sqrt(n)
+    mean, half = mean_half(diffs)
     rate_a, half_a = mean_half([a[i][1] for i in both])
     rate_b, half_b = mean_half([b[i][1] for i in both])
     scored = "luck-adjusted results" if args.luck else "results"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -21,10 +21,14 @@ from .game import analyze_record
 from .threads import one_thread_children
 
 
+def sides_played(seats: Sequence[str], sides: int, names: Collection[str]) -> tuple[int, ...]:
+    """The sides whose seats a bot of ``names`` holds (seat ``i`` plays for side ``i mod sides``, R2.3)."""
+    return tuple(sorted({seat % sides for seat, bot in enumerate(seats) if bot in names}))
+
+
 def first_bot_sides(spec: GameSpec) -> tuple[int, ...]:
     """The sides the first bot of the game's pair plays (two of three sides at some 3-side tables)."""
-    first = spec.pair[0]
-    return tuple(sorted({seat % spec.config.sides for seat, bot in enumerate(spec.bots) if bot == first}))
+    return sides_played(spec.bots, spec.config.sides, {spec.pair[0]})
 
 
 def game_score(job: tuple[str | dict[str, Any], tuple[int, ...]]) -> float:
