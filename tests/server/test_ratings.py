@@ -151,6 +151,32 @@ def test_teams_ratings_and_casual_games(store: Store) -> None:
     assert "2p" not in ratings.of_account(people[4])
 
 
+@pytest.mark.parametrize("dialect", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def test_a_players_page_reads_one_state_of_the_database(
+    dialect: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """A game finishing while a player's page is read shows on it with its rating or not at
+    all: the page's reads share one snapshot, which another connection's commit does not move."""
+    url = f"sqlite:///{tmp_path / 'p.db'}" if dialect == "sqlite" else request.getfixturevalue("postgres_url")
+    store = Store(url)
+    try:
+        store.migrate()
+        a, b = accounts(store, 2)
+        code = table(store, a, b)
+        ratings = Ratings(store)
+        with store.snapshot() as conn:
+            assert Ratings._history(conn, a) == [] and Ratings._of_account(conn, a) == {}
+            assert ratings.rate(over(code, 2, 2, winner=0)) is not None  # committed meanwhile
+            assert Ratings._history(conn, a) == [] and Ratings._of_account(conn, a) == {}
+        page = ratings.page(a, own=False)
+        assert [g["result"] for g in page["games"]] == ["win"] and page["ratings"]["2p"]["games"] == 1
+        assert not page["hidden"]
+        ratings.set_hidden(a, True)
+        assert ratings.page(a, own=False)["games"] == [] and len(ratings.page(a, own=True)["games"]) == 1
+    finally:
+        store.close()
+
+
 def _events_of(url: str) -> list[tuple[Any, ...]]:
     engine = sa.create_engine(url)
     try:

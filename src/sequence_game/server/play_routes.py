@@ -262,15 +262,10 @@ class Play:
                 raise ProtocolError("no_player", N_("no player {name}"), params={"name": shown_name})
             found = await accounts.current(request)
             own = found is not None and found[0].id == account.id
-            hidden = await asyncio.to_thread(ratings.hidden, account.id)
-            # the games before the ratings: a game and its rating are committed together, so a
-            # game read here has its rating in the read below (the other order could show a game
-            # that finished between the two reads without the rating it brought)
-            games = [] if hidden and not own else await asyncio.to_thread(ratings.history, account.id)
-            rated = await asyncio.to_thread(ratings.of_account, account.id)
-            for fmt, shown in rated.items():
+            page = await asyncio.to_thread(ratings.page, account.id, own)
+            for fmt, shown in page["ratings"].items():
                 shown["plays_like"] = plays_like(fmt, shown["mu"], self.anchors)
-            return {"name": account.name, "own": own, "hidden": hidden, "ratings": rated, "games": games}
+            return {"name": account.name, "own": own, **page}
 
         @app.post("/api/account/history")
         async def hide_history(body: HideHistory, request: Request) -> dict[str, Any]:

@@ -374,9 +374,23 @@ class Ratings:
 
     # ---------------------------------------------------------------- reading
 
+    def page(self, account_id: int, own: bool) -> dict[str, Any]:
+        """A player's page: whether the games are hidden, the ratings and (unless hidden from
+        others) the rated games, all read from one state of the database: a game and the
+        ratings it brought are committed together, and two separate reads could show one
+        without the other."""
+        with self.store.snapshot() as conn:
+            hidden = self._hidden(conn, account_id)
+            games = [] if hidden and not own else self._history(conn, account_id)
+            return {"hidden": hidden, "ratings": self._of_account(conn, account_id), "games": games}
+
     def of_account(self, account_id: int) -> dict[str, dict[str, Any]]:
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(ratings).where(ratings.c.account_id == account_id)).all()
+            return self._of_account(conn, account_id)
+
+    @staticmethod
+    def _of_account(conn: sa.Connection, account_id: int) -> dict[str, dict[str, Any]]:
+        rows = conn.execute(sa.select(ratings).where(ratings.c.account_id == account_id)).all()
         return {r.format: shown(r.mu, r.sigma, r.games) for r in rows}
 
     def mu(self, account_id: int, fmt: str) -> float:
@@ -401,11 +415,11 @@ class Ratings:
                 for n, r in enumerate(conn.execute(query))
             ]
 
-    def hidden(self, account_id: int) -> bool:
-        with self.engine.connect() as conn:
-            found = conn.execute(
-                sa.select(player_settings.c.hide_history).where(player_settings.c.account_id == account_id)
-            ).scalar()
+    @staticmethod
+    def _hidden(conn: sa.Connection, account_id: int) -> bool:
+        found = conn.execute(
+            sa.select(player_settings.c.hide_history).where(player_settings.c.account_id == account_id)
+        ).scalar()
         return bool(found)
 
     def set_hidden(self, account_id: int, hide: bool) -> None:
@@ -416,6 +430,11 @@ class Ratings:
     def history(self, account_id: int, limit: int = 100) -> list[dict[str, Any]]:
         """The account's rated games, newest first: room, game, format, result, rating change and
         the opponents' names (every other seat of the room)."""
+        with self.engine.connect() as conn:
+            return self._history(conn, account_id, limit)
+
+    @staticmethod
+    def _history(conn: sa.Connection, account_id: int, limit: int = 100) -> list[dict[str, Any]]:
         h = rating_history
         query = (
             sa.select(h, rooms.c.code)
@@ -424,19 +443,18 @@ class Ratings:
             .order_by(h.c.at.desc())
             .limit(limit)
         )
-        with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
-            others: dict[tuple[int, int], list[str]] = {}
-            if rows:
-                o = rating_history.alias("o")
-                names = conn.execute(
-                    sa.select(o.c.room_id, o.c.game, accounts.c.name)
-                    .join(accounts, accounts.c.id == o.c.account_id)
-                    .where(o.c.room_id.in_({r.room_id for r in rows}), o.c.account_id != account_id)
-                    .order_by(o.c.seat)
-                )
-                for r in names:
-                    others.setdefault((r.room_id, r.game), []).append(r.name)
+        rows = conn.execute(query).all()
+        others: dict[tuple[int, int], list[str]] = {}
+        if rows:
+            o = rating_history.alias("o")
+            names = conn.execute(
+                sa.select(o.c.room_id, o.c.game, accounts.c.name)
+                .join(accounts, accounts.c.id == o.c.account_id)
+                .where(o.c.room_id.in_({r.room_id for r in rows}), o.c.account_id != account_id)
+                .order_by(o.c.seat)
+            )
+            for r in names:
+                others.setdefault((r.room_id, r.game), []).append(r.name)
         return [
             {
                 "code": r.code,

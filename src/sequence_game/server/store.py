@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -548,6 +548,22 @@ class Store:
     def ping(self) -> bool:
         with self.engine.connect() as conn:
             return conn.execute(sa.text("SELECT 1")).scalar() == 1
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[sa.Connection]:
+        """A connection whose reads all see one committed state of the database, for a page
+        built from several statements. The driver alone would run each read on its own: SQLite's
+        driver begins a transaction only before a write, and PostgreSQL's READ COMMITTED takes a
+        new snapshot for each statement."""
+        with self.engine.connect() as conn:
+            if self.engine.dialect.name == "postgresql":
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            else:
+                conn.exec_driver_sql("BEGIN")  # deferred: the first read fixes what the rest see
+            try:
+                yield conn
+            finally:
+                conn.rollback()
 
     def close(self) -> None:
         if self._writer is not None:
