@@ -189,3 +189,17 @@ def test_a_mirror_match_tells_the_seats_apart(capsys: pytest.CaptureFixture[str]
     files = sorted(tmp_path.glob("*.json"))
     assert len(files) == 4 and all("greedy_1" in f.name and "greedy_2" in f.name for f in files)
     assert all(replay(f.read_text()).ok for f in files)
+
+
+def test_a_level_is_shown_by_its_name_and_says_what_it_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--bots hard,medium`` reports ``hard`` and ``medium``, as typed, and under the table (and in
+    the JSON) the whole spec each level plays on this installation."""
+    out = _run_cli(capsys, "--bots", "hard,medium(weights={'centre': 2})", "--games", "2", "--seed", "1")
+    assert out["pairs"][0]["bots"] == ["hard", "medium(weights={'centre': 2})"]
+    assert out["specs"] == {
+        "hard": "heuristic",
+        "medium(weights={'centre': 2})": "greedy(weights={'centre': 2})",
+    }
+    assert main(["tournament", "--bots", "hard,hard", "--games", "2", "--seed", "1", "--quiet"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[1].startswith("hard#1 vs hard#2") and table[-1] == "hard plays heuristic"

@@ -120,6 +120,22 @@ def test_the_oracle_warning_and_the_progress_bar_are_translated(lang: str) -> No
     assert english_left(stream.getvalue()) == [], lines
 
 
+@pytest.mark.parametrize("lang", ["es", "da"])
+def test_what_a_level_plays_is_said_in_the_language(lang: str) -> None:
+    i18n.set_language(lang)
+    summary = {
+        "games": 2,
+        "pairs": [],
+        "ratings": {"hard": 1500.0, "medium": 1500.0},
+        "ms_per_move": {"hard": 1.0, "medium": 0.5},
+        "specs": {"hard": "heuristic", "medium": "greedy"},
+        "turns_per_game": 40.0,
+        "truncated": 0,
+    }
+    said = {"es": "juega como", "da": "spiller som"}[lang]
+    assert format_table(summary).splitlines()[-2:] == [f"hard {said} heuristic", f"medium {said} greedy"]
+
+
 def test_no_english_literal_is_left_in_the_tournament_module() -> None:
     from .test_catalogs import catalogs
 

@@ -4,8 +4,8 @@ writing code (``docs/bots.md`` measures variants this way).
 
 >>> parse_bot_spec("mcts(width=8, confidence=1.5)")
 BotSpec(name='mcts', options={'width': 8, 'confidence': 1.5})
->>> parse_bot_spec("hard").label
-'heuristic'
+>>> parse_bot_spec("hard").label, parse_bot_spec("hard").spec
+('hard', 'heuristic')
 >>> split_bot_list("greedy, heuristic(jack_costs=(300, 400)),mcts")
 ['greedy', 'heuristic(jack_costs=(300, 400))', 'mcts']
 >>> parse_bot_spec("greedy(width=8)")
@@ -41,11 +41,16 @@ class BotSpec:
     name: str
     options: dict[str, Any] = field(default_factory=dict)
     label: str = field(default="", compare=False, repr=False)
-    """The spec as canonical text: the name alone, or ``name(key=value, ...)`` as written."""
+    """The name a table shows, as canonical text: the bot or level named, alone or with the
+    options written after it (``expert``, ``mcts(width=8)``); it parses back to this spec."""
+    spec: str = field(default="", compare=False, repr=False)
+    """Everything it plays with, a level's options included (``heuristic`` for ``hard``)."""
 
     def __post_init__(self) -> None:
+        if not self.spec:
+            object.__setattr__(self, "spec", self.label or self.name)
         if not self.label:
-            object.__setattr__(self, "label", self.name)
+            object.__setattr__(self, "label", self.spec)
 
     @property
     def oracle(self) -> bool:
@@ -108,6 +113,8 @@ def parse_bot_spec(text: str, *, allow_oracle: bool = False) -> BotSpec:
     if match is None:
         raise ValueError(f"not a bot spec: {_quote(text)} (write a name, or name(option=value, ...))")
     key = match.group(1).lower()
+    typed = _keywords(key, match.group(2), text)
+    label = key if not typed else f"{key}({', '.join(f'{o}={ast.unparse(v)}' for o, v in typed)})"
     written: list[tuple[str, ast.expr]] = []
     if key in LEVELS:
         level = _SPEC.match(level_spec(key))
@@ -118,12 +125,12 @@ def parse_bot_spec(text: str, *, allow_oracle: bool = False) -> BotSpec:
         raise ValueError(
             f"unknown bot or level {match.group(1)!r}; choose from {', '.join([*BOTS, *LEVELS])}"
         )
-    for option, value in _keywords(key, match.group(2), text):  # the level's options, overridden
+    for option, value in typed:  # the level's options, overridden
         names = [o for o, _ in written]
         at = names.index(option) if option in names else len(written)
         written[at : at + 1] = [(option, value)]
     if not written:
-        return BotSpec(key)
+        return BotSpec(key, label=label, spec=key)
     params = _settable(BOTS[key])
     options: dict[str, Any] = {}
     for option, node in written:
@@ -142,7 +149,7 @@ def parse_bot_spec(text: str, *, allow_oracle: bool = False) -> BotSpec:
             "`sequence tournament` only, refused here"
         )
     shown = ", ".join(f"{option}={ast.unparse(node)}" for option, node in written)
-    return BotSpec(key, options, f"{key}({shown})")
+    return BotSpec(key, options, label, f"{key}({shown})")
 
 
 def _keywords(name: str, inner: str | None, text: str) -> list[tuple[str, ast.expr]]:

@@ -288,9 +288,21 @@ def summarize(
         "ratings": bradley_terry(list(bots), scores),
         "ms_per_move": {name: (1000 * s / n if n else 0.0) for name, (n, s) in moves.items()},
         "oracle": [name for name in bots if _is_oracle(name)],
+        "specs": {name: _plays(name) for name in bots},
         "turns_per_game": turns / count if count else 0.0,
         "truncated": truncated,
     }
+
+
+def _plays(label: str) -> str:
+    """The whole spec a tournament's bot label plays (a level's options included), so that a
+    table naming ``expert`` still says exactly which bot that was on this installation."""
+    from .specs import parse_bot_spec
+
+    try:
+        return parse_bot_spec(bot_of_label(label), allow_oracle=True).spec
+    except ValueError:
+        return bot_of_label(label)
 
 
 def _is_oracle(label: str) -> bool:
@@ -334,11 +346,12 @@ def format_table(summary: dict[str, Any]) -> str:
             lines.append(f"  {_('{a} vs {b}').format(a=a, b=b):<{widths[0]}} {shown}")
     lines.append("")
     rating_head, time_head = _("rating (Bradley-Terry, Elo scale, mean 1500)"), _("time per move")
-    heading = f"{rating_head:<46} {time_head}"
+    name_width = max(14, *(len(name) for name in summary["ratings"]))
+    heading = f"{rating_head:<{max(46, name_width + 10)}} {time_head}"
     lines.append(heading)
     for name, rating in sorted(summary["ratings"].items(), key=lambda kv: -kv[1]):
         ms = _("{ms} ms").format(ms=f"{summary['ms_per_move'][name]:8.2f}")
-        lines.append(f"  {name:<14} {rating:7.0f}{ms:>{len(heading) - 25}}")  # ends under the heading
+        lines.append(f"  {name:<{name_width}} {rating:7.0f}{ms:>{len(heading) - 11 - name_width}}")
     lines.append(
         _("{games} games, {turns} turns a game, {truncated} stopped at the turn limit").format(
             games=summary["games"], turns=f"{summary['turns_per_game']:.1f}", truncated=summary["truncated"]
@@ -349,6 +362,10 @@ def format_table(summary: dict[str, Any]) -> str:
             name=name
         )
         for name in summary.get("oracle", [])
+    )
+    plays = {bot_of_label(name): spec for name, spec in summary.get("specs", {}).items()}
+    lines.extend(
+        _("{name} plays {spec}").format(name=name, spec=spec) for name, spec in plays.items() if spec != name
     )
     return "\n".join(lines)
 
