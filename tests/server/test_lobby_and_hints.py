@@ -87,6 +87,7 @@ def test_hint_is_a_legal_action_of_the_view_and_the_room_goes_on(server: Server)
     hint = me.recv_until(lambda m: m["type"] == "hint", timeout=60)
     assert hint["action"] in legal
     assert hint["card"] in state["view"]["hand"] or hint["action"] == 404
+    assert hint["level"] in ("expert", "ranking", "forced")  # who chose: never a random move
     # the HTTP form answers the same way, and the game accepts the suggested play
     # the server waits up to twice the hint's budget plus 10 s for the bot pool (a process that is
     # still loading the compiled kernels on a busy machine), so the client waits longer than that

@@ -408,7 +408,7 @@ async def test_15_open_a_replay_from_the_start_screen(tmp_path: Path) -> None:
         assert isinstance(app.screen, NewGameScreen)  # the replay goes back, it does not quit
 
 
-async def test_16_hint_shows_the_evaluators_play_and_why() -> None:
+async def test_16_hint_shows_the_experts_play_and_why() -> None:
     session = session_of(stacked_game([["7h", "2s"], []]))
     app = SequenceApp(session, bot_delay=0, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -416,7 +416,7 @@ async def test_16_hint_shows_the_evaluators_play_and_why() -> None:
         await pilot.press("H")
         await settle(pilot)
         text = message(app)
-        assert text.startswith("Hint: "), text  # the evaluator's best play (docs/evaluator.md)
+        assert text.startswith("Hint: "), text  # the expert's play, explained by the evaluator
         assert re.search(r"\. It .+\. \d+% to win\.$", text), text  # and why, with the chance to win
         screen = game(app)
         assert screen.selected is not None  # the card is chosen and the cursor is on its space

@@ -68,28 +68,10 @@ from ..views import PlayerView
 from .base import Limit, Oracle, forced_action
 from .deadline import deadline_of
 from .determinize import Determinizer, TrueWorld
-from .evaluation import Weights
-from .heuristic import (
-    HEURISTIC,
-    ONE_EYED_SPEND,
-    REACH,
-    THREAT_WEIGHT,
-    TUNED,
-    TUNED_3P,
-    TUNED_3P_JACK_COSTS,
-    TUNED_3P_REACH,
-    TUNED_3P_THREAT_WEIGHT,
-    TUNED_JACK_COSTS,
-    TUNED_REACH,
-    TUNED_THREAT_WEIGHT,
-    TWO_EYED_SPEND,
-    WIN,
-    HeuristicBot,
-)
+from .heuristic import WIN, HeuristicBot
 from .planner import LENGTH_PENALTY
 from .posterior import PosteriorDealer
-from .ranking import play_scores as _play_scores
-from .ranking import spent as _spent
+from .ranking import RANKINGS, ranked_plays
 from .reading import DEFAULT_MARGIN, MODELS, HandReader
 
 if TYPE_CHECKING:
@@ -384,17 +366,7 @@ class PimcBot(Oracle):
         """The plays, best first by the ranking's score net of a jack's cost (equals keep their
         order), and each one's net score: the candidates, and the play kept unless the rollouts
         beat it, come from the front."""
-        scores, costs = self._scores(view, acts)
-        net = {a: scores[a] - _spent(a, costs) for a in acts}
-        return sorted(acts, key=lambda a: -net[a]), net
-
-    def _scores(self, view: PlayerView, acts: list[int]) -> tuple[dict[int, float], tuple[float, float]]:
-        """The ranking's score of each play before a jack's cost, and the jacks' costs."""
-        rank = self.rank
-        if rank == "table":  # the numbers tuned for this table
-            rank = "tuned3" if view.config.sides == 3 else "tuned"
-        weights, costs, threat_weight, reach = RANKINGS[rank]
-        return _play_scores(view, acts, self.inference, weights, threat_weight, reach), costs
+        return ranked_plays(view, acts, self.rank, self.inference)
 
     def _judged(self, view: PlayerView, acts: list[int]) -> list[int]:
         """The plays, best first by the evaluator's chance after each (``judge`` draws each)."""
@@ -545,16 +517,6 @@ class PimcBot(Oracle):
             return 0
         return best if _paired_lead(values[best], values[0]) >= confidence else 0
 
-
-RANKINGS: Final[dict[str, tuple[Weights, tuple[float, float], float, tuple[float, float, float]]]] = {
-    "heuristic": (HEURISTIC, (TWO_EYED_SPEND, ONE_EYED_SPEND), THREAT_WEIGHT, REACH),
-    "tuned": (TUNED, TUNED_JACK_COSTS, TUNED_THREAT_WEIGHT, TUNED_REACH),
-    "tuned3": (TUNED_3P, TUNED_3P_JACK_COSTS, TUNED_3P_THREAT_WEIGHT, TUNED_3P_REACH),
-}
-"""The numbers that may rank a ``pimc`` bot's plays (``rank``): weights, jack costs, threat
-weight and reach, the default heuristic's, those tuned at 2 players (:data:`~.heuristic.TUNED`)
-or at 3 (:data:`~.heuristic.TUNED_3P`). ``rank="table"`` (not a key here) takes the 3-player ones
-where three sides play and the 2-player ones elsewhere."""
 
 TRUE_PARTS: Final = ("all", "jacks", "cards")
 """What :class:`TrueHands` keeps true of the other hands: all of them, only their jacks (the other

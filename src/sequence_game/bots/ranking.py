@@ -4,12 +4,39 @@ jack spends, kept apart so that one scoring can be ranked under several sets of 
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..actions import DEAD, REMOVE, WILD
 from ..views import PlayerView
 from .evaluation import Board, Weights
-from .heuristic import HEURISTIC, REACH, THREAT_WEIGHT, score_plays
+from .heuristic import (
+    HEURISTIC,
+    ONE_EYED_SPEND,
+    REACH,
+    THREAT_WEIGHT,
+    TUNED,
+    TUNED_3P,
+    TUNED_3P_JACK_COSTS,
+    TUNED_3P_REACH,
+    TUNED_3P_THREAT_WEIGHT,
+    TUNED_JACK_COSTS,
+    TUNED_REACH,
+    TUNED_THREAT_WEIGHT,
+    TWO_EYED_SPEND,
+    score_plays,
+)
 
-__all__ = ["play_scores", "spent"]
+__all__ = ["RANKINGS", "play_scores", "ranked_plays", "spent"]
+
+RANKINGS: Final[dict[str, tuple[Weights, tuple[float, float], float, tuple[float, float, float]]]] = {
+    "heuristic": (HEURISTIC, (TWO_EYED_SPEND, ONE_EYED_SPEND), THREAT_WEIGHT, REACH),
+    "tuned": (TUNED, TUNED_JACK_COSTS, TUNED_THREAT_WEIGHT, TUNED_REACH),
+    "tuned3": (TUNED_3P, TUNED_3P_JACK_COSTS, TUNED_3P_THREAT_WEIGHT, TUNED_3P_REACH),
+}
+"""The numbers that may rank plays (``pimc``'s ``rank``): weights, jack costs, threat weight and
+reach, the default heuristic's, those tuned at 2 players (:data:`~.heuristic.TUNED`) or at 3
+(:data:`~.heuristic.TUNED_3P`). ``"table"`` (not a key here) takes the 3-player ones where three
+sides play and the 2-player ones elsewhere."""
 
 
 def play_scores(
@@ -40,3 +67,18 @@ def spent(action: int, costs: tuple[float, float]) -> float:
     if REMOVE <= action < DEAD:
         return costs[1]
     return 0.0
+
+
+def ranked_plays(
+    view: PlayerView, plays: list[int], rank: str = "table", inference: bool = True
+) -> tuple[list[int], dict[int, float]]:
+    """``plays`` (R5.2 plays of the view's seat), best first by the ranking ``rank`` (a key of
+    :data:`RANKINGS`, or ``"table"``) net of what a jack spends, equals in their given order; and
+    each play's net score. The expert's candidates come from the front, and so does a hint's
+    play where no search is at hand."""
+    if rank == "table":
+        rank = "tuned3" if view.config.sides == 3 else "tuned"
+    weights, costs, threat_weight, reach = RANKINGS[rank]
+    scores = play_scores(view, plays, inference, weights, threat_weight, reach)
+    net = {a: scores[a] - spent(a, costs) for a in plays}
+    return sorted(plays, key=lambda a: -net[a]), net

@@ -1,10 +1,10 @@
-"""A hint: the play with the best chance from a seat's own view, and why, in a few words.
+"""A hint explained: a play's chance from a seat's own view, and why, in a few words.
 
-Why the evaluator and not a search: a hint must come at once, on a fresh server too (no compiled
-kernels to load), must never be a random move dressed as advice, and must say why. The reason is
-read off the position before and after the play, from the seat's view: it wins; it completes a
-sequence; it blocks a threat of another side (a cell that side needs for five); it makes a threat
-of its own; or, when none of these, it simply keeps the best chance.
+The evaluator explains the play; which play to advise is better left to a search
+(:mod:`sequence_game.analysis.hint`: the evaluator's own best play, as a player, loses to
+``hard``). The reason is read off the position before and after the play, from the seat's view:
+it wins; it completes a sequence; it blocks a threat of another side (a cell that side needs for
+five); it makes a threat of its own; or, when none of these, it simply keeps the best chance.
 
 >>> import random
 >>> from sequence_game import GameConfig, new_game
@@ -46,7 +46,10 @@ class Advice:
     side: int | None = None
     """With ``blocks``, the side whose threat it blocks."""
     alternatives: tuple[tuple[int, float], ...] = field(default=())
-    """The next best plays with their chances, best first (at most three)."""
+    """The evaluator's next best plays with their chances, best first (at most three)."""
+    chosen_by: str = "evaluator"
+    """Who chose the play: ``evaluator``; with :mod:`sequence_game.analysis.hint`, ``expert``
+    (the search), ``ranking`` (the tuned heuristic's ranking) or ``forced`` (nothing to choose)."""
 
 
 def _reason(
@@ -66,24 +69,33 @@ def _reason(
     return "best", (), None
 
 
-def advise(view: PlayerView, rng: random.Random, judge: Evaluator | None = None) -> Advice:
-    """The best play for ``view``'s seat by the evaluator, with its reason (the view only: the
-    hidden cards are dealt at random, which changes nothing the evaluator reads)."""
+def advise(
+    view: PlayerView, rng: random.Random, judge: Evaluator | None = None, play: int | None = None
+) -> Advice:
+    """The best play for ``view``'s seat by the evaluator, or ``play`` (another judge's choice, a
+    search's), with its chance, its reason and the evaluator's next best plays (the view only: the
+    hidden cards are dealt at random, which changes nothing the evaluator reads). A play that
+    wins at once is always the one advised."""
     judge = judge or Evaluator.load()
     world = sample_world(view, rng)
-    return advise_state(world, view.seat, judge)
+    return advise_state(world, view.seat, judge, play)
 
 
-def advise_state(state: GameState, seat: int, judge: Evaluator) -> Advice:
+def advise_state(state: GameState, seat: int, judge: Evaluator, play: int | None = None) -> Advice:
     """:func:`advise` on a state that gives back the seat's view."""
     acts = state.legal_actions(seat)
     if not acts:
         raise ValueError("R4.3: this seat has nothing to play now")
+    if play is not None and play not in acts:
+        raise ValueError(f"R4.3: action {play} is not one this seat may take now")
     judged = judge_plays(judge, state, seat, acts)
-    chances = {play.action: chance for play, chance in judged}
-    wins = {play.action for play, _ in judged if play.exact == 1.0}  # the play ends the game, won
+    chances = {judged_play.action: chance for judged_play, chance in judged}
+    wins = {p.action for p, _ in judged if p.exact == 1.0}  # the play ends the game, won
     order = sorted(acts, key=lambda a: (a not in wins, -chances[a], a))
-    best = next(play for play, _ in judged if play.action == order[0])
+    if play is not None and (play in wins or not wins):
+        order.remove(play)
+        order.insert(0, play)
+    best = next(p for p, _ in judged if p.action == order[0])
     before = view_parts(state.view(seat))
     after = best.parts if best.parts is not None else before  # no view after a won game: not read
     sides = state.config.sides

@@ -57,10 +57,11 @@ def think_in_worker(level: str, seed: int, view: PlayerView, seconds: float) -> 
 
 
 def advise_in_worker(view: PlayerView, seed: int) -> Advice:
-    """Runs in a pool process: the evaluator's hint for ``view`` (docs/evaluator.md)."""
-    from ..evaluator.advice import advise
+    """Runs in a pool process: the hint for ``view``, the expert's play explained by the
+    evaluator (:mod:`sequence_game.analysis.hint`)."""
+    from ..analysis.hint import hint
 
-    return advise(view, random.Random(seed))
+    return hint(view, random.Random(seed))
 
 
 def _start_child(parent: int, nice: int) -> None:
@@ -146,7 +147,7 @@ class BotRunner:
             return instant_action(view, self._rng), seconds
 
     async def advise(self, view: PlayerView, timeout: float = 30, *, room: str = "") -> Advice | None:
-        """The evaluator's hint for ``view``, worked out in the pool (its NumPy work stays off the
+        """The hint for ``view``, worked out in the pool (its NumPy work stays off the
         event loop); ``None`` if the pool fails or takes over ``timeout`` seconds (the first job
         also waits for the pool's process to start and load NumPy; it goes on, so the next is quick)."""
         try:

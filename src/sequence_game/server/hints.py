@@ -1,5 +1,5 @@
-"""Hints: the evaluator's best play for a seated player's own view, and why, in rooms that allow
-them. A hint the pool cannot give in time is refused as not ready (``hint_not_ready``), never
+"""Hints: the expert's play for a seated player's own view, and why (the evaluator's reading of
+it), in rooms that allow them. A hint the pool cannot give in time is refused as not ready (``hint_not_ready``), never
 replaced by a move nobody judged: a random move must not be presented as advice.
 
 Why a module of its own: a hint is thought out in the bot pool like a bot's move, but for a person
@@ -33,7 +33,7 @@ class Hints:
         """Seats with a hint being computed: one at a time each."""
 
     async def hint(self, room: Room, seat: int | None) -> dict[str, Any]:
-        """The evaluator's play for ``seat``'s own view, thought out in the bot pool.
+        """The hint for ``seat``'s own view, thought out in the bot pool.
 
         The room's lock is held only to read the view: the room answers everyone meanwhile."""
         if seat is None:
@@ -77,7 +77,7 @@ class Hints:
             "action": action,
             "card": card_name(card) if card is not None else None,
             "cell": action % 100 if action < DEAD else None,
-            "level": "evaluator",
+            "level": advice.chosen_by,
             **why,
         }
 

@@ -34,7 +34,7 @@ from .controller import (
     turns_played,
     winning_cells,
 )
-from .hint_text import evaluator_hint, hint_parts
+from .hint_text import explained_hint, hint_parts
 from .rules_text import rules_renderables
 from .screens import ConfirmQuitScreen, PassScreen, ResultScreen, SaveScreen, TalkScreen, TextScreen
 from .status_panel import status_panel
@@ -626,9 +626,9 @@ class GameScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="hint")
     def find_hint(self, seat: int, view: PlayerView, moment: int, token: int) -> None:
-        """The hint, off the UI thread so the table stays responsive: the evaluator's best play
-        and why (docs/evaluator.md); the strongest bot's play where NumPy is missing."""
-        found = evaluator_hint(view, moment)
+        """The hint, off the UI thread so the table stays responsive: the expert's play and why
+        (:mod:`sequence_game.analysis.hint`); the strongest bot's play where NumPy is missing."""
+        found = explained_hint(view, moment)
         why: str | None = None
         if found is None:
             action = make_bot(table_spec(strongest_bot()), seed=moment).select_action(view, HINT_LIMIT)

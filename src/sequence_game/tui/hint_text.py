@@ -1,4 +1,4 @@
-"""A hint's words: the evaluator's play for the seat and why, in the player's language."""
+"""A hint's words: the expert's play for the seat and why, in the player's language."""
 
 from __future__ import annotations
 
@@ -18,14 +18,22 @@ if TYPE_CHECKING:
     from ..evaluator.advice import Advice
 
 
-def evaluator_hint(view: PlayerView, moment: int) -> tuple[int, str] | None:
-    """The evaluator's play for ``view`` and why (docs/evaluator.md); ``None`` without NumPy,
-    when the caller asks the strongest bot instead."""
+#: Seconds the first hint of a session waits for the search's compiled kernels to load (about one
+#: from the disk cache); on a machine's first run, when they compile for longer, the hint comes
+#: from the tuned ranking meanwhile (:mod:`sequence_game.analysis.hint`).
+WARM_WAIT = 3.0
+
+
+def explained_hint(view: PlayerView, moment: int) -> tuple[int, str] | None:
+    """The hint for ``view`` (the expert's play) and why, in the evaluator's words
+    (:mod:`sequence_game.analysis.hint`); ``None`` without NumPy, when the caller asks the
+    strongest bot instead."""
     try:
-        from ..evaluator.advice import advise
+        from ..analysis.hint import hint, warm_search
     except ImportError:
         return None
-    advice = advise(view, random.Random(moment))
+    warm_search(wait=WARM_WAIT)
+    advice = hint(view, random.Random(moment))
     return advice.action, hint_reason(advice)
 
 
