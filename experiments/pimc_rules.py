@@ -39,8 +39,8 @@ from sequence_game.bots.base import forced_action
 from sequence_game.bots.heuristic import WIN, HeuristicBot
 from sequence_game.bots.mcts import Determinizer, _play_scores, _spent
 from sequence_game.bots.pimc import TrueHands
-from sequence_game.bots.ranking import RANKINGS
 from sequence_game.bots.planner import LENGTH_PENALTY
+from sequence_game.bots.ranking import RANKINGS
 from sequence_game.bots.reading import HandReader
 from sequence_game.fast.pimc import INFERRING, candidate_values, world_rows
 

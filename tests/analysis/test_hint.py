@@ -113,5 +113,5 @@ def test_a_play_not_allowed_now_is_refused_with_the_rule() -> None:
     state = new_game(GameConfig(players=2), seed=1)
     view = state.view(state.current_seat)
     illegal = next(a for a in range(100) if a not in view.legal_actions)
-    with pytest.raises(ValueError, match="R4.3"):
+    with pytest.raises(ValueError, match=r"R4\.3"):
         advise(view, random.Random(0), play=illegal)

@@ -29,7 +29,8 @@ from ..views import PlayerView
 HINT_SECONDS: Final = 0.3
 """The search's time for a hint: a person asking waits about this long."""
 
-_warming: threading.Thread | None = None
+_warming: list[threading.Thread] = []
+"""The background load of the search's kernels, once started (at most one a process)."""
 _warming_lock = threading.Lock()
 
 
@@ -62,7 +63,6 @@ def warm_search(wait: float | None = None) -> bool:
     """Start loading (on a machine's first run, compiling) the search's kernels in a daemon
     thread, once per process, and wait for it up to ``wait`` seconds (``None``: until done);
     whether hints are searched now. ``False`` at once where the compiled engine is missing."""
-    global _warming
     from ..bots import is_warm, warm_up
 
     if level_bot("expert") != "pimc":
@@ -70,9 +70,11 @@ def warm_search(wait: float | None = None) -> bool:
     if is_warm("pimc"):
         return True
     with _warming_lock:
-        if _warming is None:
-            _warming = threading.Thread(target=warm_up, args=("pimc",), name="hint-warm-up", daemon=True)
-            _warming.start()
-        thread = _warming
+        if not _warming:
+            _warming.append(
+                threading.Thread(target=warm_up, args=("pimc",), name="hint-warm-up", daemon=True)
+            )
+            _warming[0].start()
+        thread = _warming[0]
     thread.join(wait)
     return is_warm("pimc")
