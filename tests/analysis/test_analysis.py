@@ -100,7 +100,8 @@ def test_leaving_a_winning_four_unblocked_with_a_block_in_hand_is_a_missed_block
     judged = {a.move: a.chance for a in bad.alternatives}
     assert "js@d5" in judged and judged["kc@a7"] == bad.after
     assert bad.before == max(judged.values()) and bad.loss == pytest.approx(bad.before - bad.after)
-    assert bad.label == label_of(view, parse_action("kc@a7"), bad.loss)
+    checked = bad.checked_loss if bad.checked_loss is not None else bad.loss  # rollouts check labels
+    assert bad.label == label_of(view, parse_action("kc@a7"), checked)
 
 
 def test_a_missed_winning_play_is_a_missed_win() -> None:

@@ -14,8 +14,10 @@ Per move of seat ``m`` (side ``s``), all from ``m``'s view before the move, as t
 - ``luck = after_draw - after_pile``: what the draw was worth against an average draw from that pile.
 
 So ``after_draw = before - loss + hidden + luck`` for every move, and a side's figures add up over the
-game: ``start + decisions + luck + others = result`` (:class:`SideSummary`). The evaluator is
-deterministic: the same record always gets the same figures and labels.
+game: ``start + decisions + luck + others = result`` (:class:`SideSummary`). A decision is
+labelled where its loss passes a threshold, and the label is then checked by rollouts of the two
+plays (:mod:`.check`). The evaluator is deterministic and the rollouts' random streams come from
+the move's place in the record: the same record always gets the same figures and labels.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from ..cards import Card, card_name
 from ..config import GameConfig
 from ..state import EV_PENALTY, EV_RESHUFFLE, GameState
 from ..views import PlayerView
+from .check import CHECK_WORLDS, CHECKED_LABELS, can_check, rollout_loss
 
 if TYPE_CHECKING:  # NumPy loads with the evaluator, when an analysis runs, not on import
     from ..evaluator.model import Evaluator
@@ -72,6 +75,8 @@ class Budget:
     delay: float = 0.0
     """Seconds to wait after each move: none in use; tests of the interfaces that must stay live
     (and stoppable) while an analysis runs set it, now that a whole game takes a few seconds."""
+    check: int = CHECK_WORLDS
+    """Worlds of rollouts that check each label the evaluator gives (:mod:`.check`); 0: none."""
 
     def __post_init__(self) -> None:
         for name, value in (("seconds", self.seconds), ("total", self.total)):
@@ -81,6 +86,8 @@ class Budget:
             raise ValueError("samples, bot simulations and alternatives must be at least 1")
         if self.delay < 0:
             raise ValueError(f"delay must be at least 0, not {self.delay!r}")
+        if self.check < 0:
+            raise ValueError(f"check must be at least 0 worlds, not {self.check!r}")
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,9 @@ class MoveAnalysis:
     actual play over the pile's cards)."""
     hidden: float = 0.0
     """``after_pile - after``: the draw averaged over the pile's cards against over every unseen card."""
+    checked_loss: float | None = None
+    """For a decision the evaluator labelled: the loss by rollouts that checked it (:mod:`.check`),
+    from which its label was read again; ``None`` where nothing was checked."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +179,8 @@ class GameAnalysis:
     """The evaluator's version."""
     assumes: str = ""
     """What the evaluator's chances assume about the play from each position on."""
+    labels_checked: bool = False
+    """Whether the evaluator's labels were checked by rollouts (:mod:`.check`)."""
 
     def swings(self, count: int = 3) -> list[MoveAnalysis]:
         """The moves whose decision or draw changed their mover's chances most."""
@@ -184,6 +196,7 @@ class GameAnalysis:
             "curve": {"side": CURVE_SIDE, "field": "ahead"},
             "budget": asdict(self.budget),
             "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER, "missed": MISSED},
+            "labels_checked": self.labels_checked,
             "seconds": round(self.seconds, 3),
             "moves": [asdict(m) for m in self.moves],
             "summary": [asdict(s) for s in self.sides_summary],
@@ -332,7 +345,12 @@ def analyze_record(
     config, final, walk = steps(source)
     judge_with = load_evaluator(evaluator)
     analysis = GameAnalysis(
-        config.players, config.sides, budget, evaluator=judge_with.version, assumes=judge_with.assumes
+        config.players,
+        config.sides,
+        budget,
+        evaluator=judge_with.version,
+        assumes=judge_with.assumes,
+        labels_checked=budget.check > 0 and can_check(),
     )
     for done, step in enumerate(walk, start=1):
         after = walk[done].state if done < len(walk) else final
@@ -382,6 +400,12 @@ def _analyse_move(step: Step, after_state: GameState, budget: Budget, evaluator:
         Alternative(_name(p.action, p.card, view.hand), p.chance) for p in j.plays[: budget.alternatives]
     ]
     side0 = [c for s, c in enumerate(j.seat_chances) if s % state.config.sides == CURVE_SIDE]
+    label = label_of(view, step.action, loss) if decision else None
+    checked = None
+    if label in CHECKED_LABELS and best is not None:
+        checked = rollout_loss(state, seat, best.action, step.action, budget.check, step.index)
+        if checked is not None:
+            label = label_of(view, step.action, checked)
     return MoveAnalysis(
         index=step.index,
         turn=state.turn,
@@ -397,13 +421,14 @@ def _analyse_move(step: Step, after_state: GameState, budget: Budget, evaluator:
         luck=j.after_draw - j.after_pile,
         best=_name(best.action, best.card, view.hand) if best is not None else None,
         best_chance=best.chance if best is not None else None,
-        label=label_of(view, step.action, loss) if decision else None,
+        label=label,
         accuracy=move_accuracy(loss) if decision else None,
         alternatives=alternatives if decision else [],
         chances=list(j.seat_chances),
         ahead=sum(side0) / len(side0),
         evaluated=j.evaluated,
         hidden=j.after_pile - j.after,
+        checked_loss=checked,
     )
 
 

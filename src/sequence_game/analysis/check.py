@@ -1,0 +1,61 @@
+"""A label checked by rollouts: a decision keeps its label only where rollouts see the loss too.
+
+Why: the evaluator judges positions well and the differences between the plays of one position
+less well (docs/evaluator.md, "Ranking plays"). A label rests on the largest of many such
+differences, the best play's lead over the play made, and that maximum is overstated: on the 207
+decisions the evaluator labelled in 40 `hard` games, it said they lost 0.155 of a chance on
+average, rollouts from the true position 0.058, and a quarter of them really lost the 0.10 of a
+mistake; 88% said a jack should have been spent (``experiments/label_check.py``). So the two
+plays are rolled out, paired (the same worlds and random streams for both), by ``hard`` on the
+compiled engine from worlds dealt from the mover's own view, and the label is read again from
+the rollouts' loss. The worlds' random streams come from the move's place in the record, so the
+same record gets the same labels every time.
+
+Without the compiled engine (the ``fast`` extra) the evaluator's labels stand alone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from ..actions import DEAD
+from ..bots import available_bots
+from ..state import GameState
+
+CHECK_WORLDS: Final = 256
+"""Worlds a labelled decision is rolled out in: the loss to about +-0.03 (one standard error)."""
+
+CHECKED_LABELS: Final = frozenset({"mistake", "blunder", "missed block"})
+"""The labels a check may take back; a missed win is a fact of the rules, not an estimate."""
+
+
+def can_check() -> bool:
+    """Whether labels are checked here (the compiled engine is installed)."""
+    return "pimc" in available_bots()
+
+
+def rollout_loss(
+    state: GameState, seat: int, best: int, played: int, worlds: int, index: int
+) -> float | None:
+    """How much more of a chance ``best`` gives ``seat``'s side than ``played``, over ``worlds``
+    paired rollouts of ``hard`` from the seat's view of ``state``; ``None`` where it cannot be
+    measured (no compiled engine, or an action that is not a play)."""
+    if not can_check() or worlds < 1 or best >= DEAD or played >= DEAD:
+        return None
+    from ..bots.determinize import Determinizer
+    from ..bots.pimc import kernel_groups
+    from ..fast import pimc as fast_pimc
+    from ..fast.compile import ensure_compiled
+
+    for group in kernel_groups(leaf=False):
+        ensure_compiled(group)
+    rng = random.Random(1_000_003 * (index + 1))
+    dealer = Determinizer(state.view(seat), rng, inference=True)
+    rows = dealer.sample_rows(worlds)
+    if rows is None:  # manual draws or a reshuffled pile: dealt in Python
+        rows = fast_pimc.world_rows(dealer.sample_batch(worlds))
+    seeds = [rng.getrandbits(63) for _ in range(worlds)]
+    side = seat % state.config.sides
+    values = fast_pimc.candidate_values(rows, seeds, [best, played], side, policy=fast_pimc.INFERRING)
+    return float((values[0] - values[1]).mean() / 2)  # a rollout is worth +-1, a chance (v + 1) / 2
