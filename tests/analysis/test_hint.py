@@ -17,15 +17,7 @@ from sequence_game.bots.ranking import ranked_plays
 from sequence_game.evaluator.advice import REASONS, advise
 from sequence_game.evaluator.model import Evaluator
 
-
-def midgame(config: GameConfig, seed: int, turns: int) -> GameState:
-    rng = random.Random(seed)
-    state = new_game(config, seed=seed)
-    for _ in range(turns):
-        if state.is_terminal():
-            break
-        state.apply(state.random_action(rng))
-    return state
+from ..bots.helpers import random_position
 
 
 def winning_plays(state: GameState) -> list[int]:
@@ -52,7 +44,7 @@ def test_without_the_search_the_tuned_ranking_chooses_and_the_evaluator_explains
 ) -> None:
     judge = Evaluator.load()
     for seed in range(6):
-        state = midgame(GameConfig(players=players), seed, 10 + 4 * seed)
+        state = random_position(GameConfig(players=players), seed, 10 + 4 * seed)
         view = state.view(state.current_seat)
         plays = [a for a in view.legal_actions if a < DEAD]
         if state.is_terminal() or len(plays) < 2:
@@ -70,7 +62,7 @@ def test_without_the_search_the_tuned_ranking_chooses_and_the_evaluator_explains
 def test_with_the_search_ready_the_expert_chooses() -> None:
     assert warm_search(wait=None)
     judge = Evaluator.load()
-    state = midgame(GameConfig(players=2), 4, 14)
+    state = random_position(GameConfig(players=2), 4, 14)
     view = state.view(state.current_seat)
     got = hint(view, random.Random(1), seconds=0.05, judge=judge)
     assert got.chosen_by == "expert" and got.action in view.legal_actions and 0.0 <= got.chance <= 1.0
