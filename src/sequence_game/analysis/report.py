@@ -49,7 +49,8 @@ def move_line(m: MoveAnalysis) -> str:
     else:
         parts.append(" " * 13)
     if m.label:
-        parts.append(f"[{label_word(m.label)}, -{100 * m.loss:.1f}]")
+        lost = m.checked_loss if m.checked_loss is not None else m.loss  # what the label was read from
+        parts.append(f"[{label_word(m.label)}, -{100 * lost:.1f}]")
     if m.decision and m.alternatives:
         parts.append(_("best: {plays}").format(plays=alternatives_text(m)))
     return "  ".join(parts)
