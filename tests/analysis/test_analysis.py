@@ -184,12 +184,12 @@ def test_luck_is_measured_against_the_pile_the_card_came_from() -> None:
     assert move.after_draw == pytest.approx(move.after + move.hidden)
 
 
-def played_record(seed: int = 5) -> dict[str, Any]:
+def played_record(seed: int = 5, bots: tuple[str, str] = ("greedy", "random")) -> dict[str, Any]:
     state = new_game(GameConfig(players=2), seed=seed)
-    bots = [make_bot("greedy", seed=1), make_bot("random", seed=2)]
+    players = [make_bot(bots[0], seed=1), make_bot(bots[1], seed=2)]
     while not state.is_terminal():
         seat = state.current_seat
-        state.apply(bots[seat].select_action(state.view(seat)), seat)
+        state.apply(players[seat].select_action(state.view(seat)), seat)
     return write_record(state)
 
 

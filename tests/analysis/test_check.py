@@ -8,23 +8,17 @@ from typing import Any
 
 import pytest
 
-from sequence_game import GameConfig, new_game
 from sequence_game.analysis import MISTAKE, Budget, analyze_record
 from sequence_game.analysis.check import can_check
 from sequence_game.analysis.game import label_of, steps
-from sequence_game.bots import make_bot
-from sequence_game.records import write_record
+
+from .test_analysis import played_record
 
 pytestmark = pytest.mark.skipif(not can_check(), reason="the check needs the compiled engine (fast extra)")
 
 
 def hard_game(seed: int) -> dict[str, Any]:
-    state = new_game(GameConfig(players=2), seed=seed)
-    bots = [make_bot("hard", seed=1), make_bot("hard", seed=2)]
-    while not state.is_terminal():
-        seat = state.current_seat
-        state.apply(bots[seat].select_action(state.view(seat)), seat)
-    return write_record(state)
+    return played_record(seed, ("hard", "hard"))
 
 
 def test_a_label_stands_only_where_the_rollouts_see_the_loss_too() -> None:

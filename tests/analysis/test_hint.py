@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from sequence_game import GameConfig, GameState, new_game
+from sequence_game import GameConfig, new_game
 from sequence_game.actions import DEAD, DRAW
 from sequence_game.analysis import hint as hint_module
+from sequence_game.analysis import winning_plays
 from sequence_game.analysis.hint import hint, warm_search
 from sequence_game.bots import available_bots
 from sequence_game.bots.ranking import ranked_plays
@@ -18,18 +19,6 @@ from sequence_game.evaluator.advice import REASONS, advise
 from sequence_game.evaluator.model import Evaluator
 
 from ..bots.helpers import random_position
-
-
-def winning_plays(state: GameState) -> list[int]:
-    side = state.current_seat % state.config.sides
-    found = []
-    for a in state.legal_actions():
-        trial = state.copy()
-        trial.apply(a)
-        outcome = trial.outcome()
-        if outcome is not None and outcome.winner == side:
-            found.append(a)
-    return found
 
 
 @pytest.fixture
@@ -79,7 +68,7 @@ def test_a_hint_takes_a_win_and_says_so(search: bool, monkeypatch: pytest.Monkey
     for seed in range(80):
         rng = random.Random(seed)
         state = new_game(GameConfig(players=2), seed=seed)
-        while not state.is_terminal() and not (wins := winning_plays(state)):
+        while not state.is_terminal() and not (wins := winning_plays(state.view(state.current_seat))):
             state.apply(state.random_action(rng))
         if state.is_terminal():
             continue

@@ -114,7 +114,7 @@ def parse_bot_spec(text: str, *, allow_oracle: bool = False) -> BotSpec:
         raise ValueError(f"not a bot spec: {_quote(text)} (write a name, or name(option=value, ...))")
     key = match.group(1).lower()
     typed = _keywords(key, match.group(2), text)
-    label = key if not typed else f"{key}({', '.join(f'{o}={ast.unparse(v)}' for o, v in typed)})"
+    label = _text(key, typed)
     written: list[tuple[str, ast.expr]] = []
     if key in LEVELS:
         level = _SPEC.match(level_spec(key))
@@ -130,7 +130,7 @@ def parse_bot_spec(text: str, *, allow_oracle: bool = False) -> BotSpec:
         at = names.index(option) if option in names else len(written)
         written[at : at + 1] = [(option, value)]
     if not written:
-        return BotSpec(key, label=label, spec=key)
+        return BotSpec(key, label=label, spec=_text(key, written))
     params = _settable(BOTS[key])
     options: dict[str, Any] = {}
     for option, node in written:
@@ -148,8 +148,14 @@ def parse_bot_spec(text: str, *, allow_oracle: bool = False) -> BotSpec:
             f"{key}(oracle=True) sees every hand and the draw order: it is a measurement tool for "
             "`sequence tournament` only, refused here"
         )
-    shown = ", ".join(f"{option}={ast.unparse(node)}" for option, node in written)
-    return BotSpec(key, options, label, f"{key}({shown})")
+    return BotSpec(key, options, label, _text(key, written))
+
+
+def _text(name: str, options: list[tuple[str, ast.expr]]) -> str:
+    """A spec as canonical text: the name alone, or ``name(key=value, ...)``."""
+    if not options:
+        return name
+    return f"{name}({', '.join(f'{option}={ast.unparse(node)}' for option, node in options)})"
 
 
 def _keywords(name: str, inner: str | None, text: str) -> list[tuple[str, ast.expr]]:

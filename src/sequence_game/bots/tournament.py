@@ -24,13 +24,16 @@ import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..actions import DRAW
 from ..config import GameConfig
 from ..i18n import _
 from .base import Limit, reveal_truth
 from .ratings import bradley_terry, wilson_interval
+
+if TYPE_CHECKING:
+    from .specs import BotSpec
 
 
 @dataclass(frozen=True)
@@ -294,25 +297,27 @@ def summarize(
     }
 
 
-def _plays(label: str) -> str:
-    """The whole spec a tournament's bot label plays (a level's options included), so that a
-    table naming ``expert`` still says exactly which bot that was on this installation."""
+def _parsed(label: str) -> BotSpec | None:
+    """The spec a tournament's bot label names, or ``None`` if it does not parse."""
     from .specs import parse_bot_spec
 
     try:
-        return parse_bot_spec(bot_of_label(label), allow_oracle=True).spec
+        return parse_bot_spec(bot_of_label(label), allow_oracle=True)
     except ValueError:
-        return bot_of_label(label)
+        return None
+
+
+def _plays(label: str) -> str:
+    """The whole spec a tournament's bot label plays (a level's options included), so that a
+    table naming ``expert`` still says exactly which bot that was on this installation."""
+    spec = _parsed(label)
+    return spec.spec if spec is not None else bot_of_label(label)
 
 
 def _is_oracle(label: str) -> bool:
     """Whether a tournament's bot label names a bot in oracle mode (it sees the true state)."""
-    from .specs import parse_bot_spec
-
-    try:
-        return parse_bot_spec(bot_of_label(label), allow_oracle=True).oracle
-    except ValueError:
-        return False
+    spec = _parsed(label)
+    return spec is not None and spec.oracle
 
 
 def format_table(summary: dict[str, Any]) -> str:

@@ -89,7 +89,7 @@ def advise_state(state: GameState, seat: int, judge: Evaluator, play: int | None
     if play is not None and play not in acts:
         raise ValueError(f"R4.3: action {play} is not one this seat may take now")
     judged = judge_plays(judge, state, seat, acts)
-    chances = {judged_play.action: chance for judged_play, chance in judged}
+    chances = {p.action: chance for p, chance in judged}
     wins = {p.action for p, _ in judged if p.exact == 1.0}  # the play ends the game, won
     order = sorted(acts, key=lambda a: (a not in wins, -chances[a], a))
     if play is not None and (play in wins or not wins):

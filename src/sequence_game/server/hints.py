@@ -1,6 +1,7 @@
 """Hints: the expert's play for a seated player's own view, and why (the evaluator's reading of
-it), in rooms that allow them. A hint the pool cannot give in time is refused as not ready (``hint_not_ready``), never
-replaced by a move nobody judged: a random move must not be presented as advice.
+it), in rooms that allow them. A hint the pool cannot give in time is refused as not ready
+(``hint_not_ready``), never replaced by a move nobody judged: a random move must not be presented
+as advice.
 
 Why a module of its own: a hint is thought out in the bot pool like a bot's move, but for a person
 and outside the room's lock (the room answers everyone meanwhile), one at a time per seat, and it
