@@ -179,7 +179,16 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=8, help="records re-analysed for the labels' reproducibility"
     )
+    parser.add_argument(
+        "--no-jack-costs",
+        action="store_true",
+        help="judge with the evaluator's chances alone (evaluator.moves.JACK_COSTS off: the ablation)",
+    )
     args = parser.parse_args()
+    if args.no_jack_costs:  # before the workers fork, so that they inherit it
+        from sequence_game.evaluator.moves import JACK_COSTS
+
+        JACK_COSTS.clear()
     first, second = args.bots.split(",")
     deals = [args.seed + i for i in range((args.games + 1) // 2)]
     jobs = [((first, second) if k == 0 else (second, first), d) for d in deals for k in (0, 1)][: args.games]

@@ -3,20 +3,23 @@
 ``missed block``) is judged again by rollouts of ``hard`` on the compiled engine: the play made
 against the evaluator's best play, paired (the same worlds and random streams for both).
 
-- the check, as the analysis makes it (:func:`sequence_game.analysis.check.rollout_loss`):
-  ``--check`` worlds dealt from the mover's own view (the hidden hands dealt from the cards the
-  mover has not seen, with what the other seats' plays showed they did not hold);
+- the check (:func:`sequence_game.analysis.check.rollout_loss`): ``--check`` worlds dealt from
+  the mover's own view (the hidden hands dealt from the cards the mover has not seen, with what
+  the other seats' plays showed they did not hold), twice: from the view alone (``check``, as the
+  analysis did until the 29th pass) and with the expert's reading of the other hand
+  (``check_read``, as the analysis checks labels at 2 players now);
 - the truth: ``--truth`` playouts from the true position (the other hands as they were, the draw
   pile shuffled for each: what the mover could not know is only the draws).
 
 A label is true where the truth's loss is at least the label's threshold (0.10 for a mistake).
 The script prints, for the labels as the evaluator gives them and for those a check rule keeps
-(the analysis keeps a label where the check's loss reaches the threshold, ``check >= 0.10``),
+(the analysis keeps a label where the check's loss reaches the threshold, ``check_read >= 0.10``),
 how many there are, the share that are true and the mean true loss; most labels of ``hard`` games
 say a jack should have been spent (docs/analysis.md, "Labels").
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python experiments/label_check.py --games 30 --seed 21 \\
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python experiments/label_check.py --games 40 --seed 21 \\
         --check 256 --truth 1024 --json experiments/results/label_check.json
+    # the same without the jack costs: results/label_check_no_jack_costs.json
 """
 
 from __future__ import annotations
@@ -75,7 +78,16 @@ def main() -> int:
     p.add_argument("--check", type=int, default=256, help="worlds of the check, from the mover's view")
     p.add_argument("--truth", type=int, default=1024, help="playouts of the truth, from the true position")
     p.add_argument("--json", type=Path)
+    p.add_argument(
+        "--no-jack-costs",
+        action="store_true",
+        help="the evaluator's chances alone (evaluator.moves.JACK_COSTS off, as before the 29th pass)",
+    )
     args = p.parse_args()
+    if args.no_jack_costs:
+        from sequence_game.evaluator.moves import JACK_COSTS
+
+        JACK_COSTS.clear()
     evaluator = load_evaluator()
     rng = random.Random(args.seed)
     # a deal group plays each deal in both seat orders: for hard against hard the same game twice
@@ -98,8 +110,10 @@ def main() -> int:
                 continue
             best = j.plays[0].action
             side = step.seat % state.config.sides
-            check = rollout_loss(state, step.seat, best, step.action, args.check, step.index)  # as shipped
-            assert check is not None
+            # from the view alone (shipped until the 29th pass), and with the reading (shipped)
+            check = rollout_loss(state, step.seat, best, step.action, args.check, step.index, reading=False)
+            read = rollout_loss(state, step.seat, best, step.action, args.check, step.index, reading=True)
+            assert check is not None and read is not None
             truth, truth_se = paired_loss(true_rows(state, args.truth, rng), rng, best, step.action, side)
             row = {
                 "game": result.index,
@@ -109,6 +123,7 @@ def main() -> int:
                 "played_is_jack": step.action >= WILD,
                 "evaluator": round(loss, 4),
                 "check": round(check, 4),
+                "check_read": round(read, 4),
                 "truth": round(truth, 4),
                 "truth_se": round(truth_se, 4),
             }
@@ -132,6 +147,8 @@ def main() -> int:
         "check >= 0.10": lambda r: r["check"] >= MISTAKE,
         "check >= 0.075": lambda r: r["check"] >= 0.075,
         "check >= 0.05": lambda r: r["check"] >= MISTAKE / 2,
+        "check with the reading >= 0.10": lambda r: r["check_read"] >= MISTAKE,
+        "check with the reading >= 0.075": lambda r: r["check_read"] >= 0.075,
     }
     truly = [r for r in rows_out if r["truth"] >= MISTAKE]
     out = {

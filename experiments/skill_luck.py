@@ -24,7 +24,11 @@ Figures, per side of a game (luck = the side's draws' luck minus the other side'
   face value);
 - ``adjusted_and_deal``: the same less the deal's luck at face value, ``start`` less the seat's mean;
 - ``draws``: ``result - b * luck``, ``b`` fitted;
-- ``draws_and_deal``: ``result - b * luck - c * (start - the seat's mean start)``, both fitted.
+- ``draws_and_deal``: ``result - b * luck - c * (start - the seat's mean start)``, both fitted;
+- two figures of the decisions alone (``skill_figures.py``): ``added``, the mean per decision of
+  the chance after the play (the draw averaged) less the mover's own-view chance before it (what
+  `hard`, which the evaluator assumes, would have kept), and ``loss_vs_best``, minus the mean loss
+  per decision against the evaluator's best play.
 
 The weights of each dump are fitted on the other dumps (other deals and seeds), so they carry no
 knowledge of the games they judge. Per game the first bot's figure minus the second's; in the
@@ -47,11 +51,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from skill_figures import side_figures  # the decisions' figures of one side
 from skill_kinds import summary  # mean, interval, signal, disjoint samples
 
 from sequence_game.analysis.scores import t_critical
 
-FIGURES = ("result", "adjusted", "adjusted_and_deal", "draws", "draws_and_deal")
+FIGURES = ("result", "adjusted", "adjusted_and_deal", "draws", "draws_and_deal", "added", "loss_vs_best")
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -95,6 +100,11 @@ def figures(game: dict[str, Any], seat: int, weights: dict[str, Any]) -> dict[st
         "adjusted_and_deal": s["result"] - s["luck"] + s["luck_against"] - start,
         "draws": s["result"] - weights["draws"] * luck,
         "draws_and_deal": s["result"] - b * luck - c * start,
+        **{
+            f: v
+            for f, v in side_figures(game["seats"][seat], seat, 2).items()
+            if f in ("added", "loss_vs_best")
+        },
     }
 
 

@@ -61,3 +61,27 @@ def test_a_checked_mistake_lost_at_least_a_mistakes_worth_by_the_rollouts() -> N
 def test_a_negative_check_is_refused() -> None:
     with pytest.raises(ValueError, match="check"):
         Budget(check=-1)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_check_reads_the_other_hands_at_two_players(players: int) -> None:
+    """R5.2 plays of a mid-game decision, checked with the default dealing: the expert's reading
+    of the other hands at 2 players (where it was measured), the view alone at more."""
+    from sequence_game import GameConfig, new_game
+    from sequence_game.actions import DEAD
+    from sequence_game.analysis.check import rollout_loss
+    from sequence_game.bots import make_bot
+
+    state = new_game(GameConfig(players=players), seed=5)
+    bots = [make_bot("hard", seed=s) for s in range(players)]
+    for _ in range(6 * players):
+        seat = state.current_seat
+        state.apply(bots[seat].select_action(state.view(seat)), seat)
+    seat = state.current_seat
+    plays = [a for a in state.legal_actions(seat) if a < DEAD]
+    best, played = plays[0], plays[-1]
+    default = rollout_loss(state, seat, best, played, 64, 7)
+    read = rollout_loss(state, seat, best, played, 64, 7, reading=True)
+    alone = rollout_loss(state, seat, best, played, 64, 7, reading=False)
+    assert default == (read if players == 2 else alone)
+    assert default == rollout_loss(state, seat, best, played, 64, 7)  # the same every time

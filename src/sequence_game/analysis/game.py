@@ -26,6 +26,7 @@ import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -36,9 +37,10 @@ from ..cards import Card, card_name
 from ..config import GameConfig
 from ..state import EV_PENALTY, EV_RESHUFFLE, GameState
 from ..views import PlayerView
-from .check import CHECK_WORLDS, CHECKED_LABELS, can_check, rollout_loss
+from .check import CHECK_WORLDS, CHECKED_LABELS, can_check, new_reader, rollout_loss
 
 if TYPE_CHECKING:  # NumPy loads with the evaluator, when an analysis runs, not on import
+    from ..bots.reading import HandReader
     from ..evaluator.model import Evaluator
 
 MISTAKE: Final = 0.10
@@ -163,6 +165,11 @@ class SideSummary:
     adjusted: float = 0.0
     """The luck-adjusted result, ``result - luck + luck_against``: what the result would be worth
     had every draw been an average one. Over the sides it sums to the results' sum."""
+    added: float | None = None
+    """What its decisions added, a decision on average: the chance after the play made (``after``)
+    less the mover's own-view chance just before it, which is the chance of the position when
+    `hard`, whom the evaluator assumes, plays it. Above 0: played better than `hard` would have,
+    as the evaluator judges (``None`` without a decision after the first move)."""
 
 
 @dataclass
@@ -352,9 +359,10 @@ def analyze_record(
         assumes=judge_with.assumes,
         labels_checked=budget.check > 0 and can_check(),
     )
+    reader = new_reader()  # one for the game: it remembers what it read of each play
     for done, step in enumerate(walk, start=1):
         after = walk[done].state if done < len(walk) else final
-        analysis.moves.append(_analyse_move(step, after, budget, judge_with))
+        analysis.moves.append(_analyse_move(step, after, budget, judge_with, reader))
         if progress is not None:
             progress(done, len(walk))
         if budget.delay:
@@ -385,7 +393,9 @@ def analyse_move(
     return _analyse_move(step, after, budget or Budget(), load_evaluator(evaluator))
 
 
-def _analyse_move(step: Step, after_state: GameState, budget: Budget, evaluator: Evaluator) -> MoveAnalysis:
+def _analyse_move(
+    step: Step, after_state: GameState, budget: Budget, evaluator: Evaluator, reader: HandReader | None = None
+) -> MoveAnalysis:
     """One action judged from its mover's view; ``after_state`` is the real state after it."""
     state, seat = step.state, step.seat
     view = state.view(seat)
@@ -403,7 +413,7 @@ def _analyse_move(step: Step, after_state: GameState, budget: Budget, evaluator:
     label = label_of(view, step.action, loss) if decision else None
     checked = None
     if label in CHECKED_LABELS and best is not None:
-        checked = rollout_loss(state, seat, best.action, step.action, budget.check, step.index)
+        checked = rollout_loss(state, seat, best.action, step.action, budget.check, step.index, reader=reader)
         if checked is not None:
             label = label_of(view, step.action, checked)
     return MoveAnalysis(
@@ -437,6 +447,16 @@ def _name(action: int, card: Card | None, hand: tuple[Card, ...]) -> str:
     return action_name_for(action, [card] if card is not None else hand)
 
 
+def _added(analysis: GameAnalysis, side: int) -> float | None:
+    """:attr:`SideSummary.added`: over the side's decisions that follow another move."""
+    gains = [
+        m.after - previous.chances[m.seat]
+        for previous, m in pairwise(analysis.moves)
+        if m.side == side and m.decision
+    ]
+    return sum(gains) / len(gains) if gains else None
+
+
 def _summary(analysis: GameAnalysis, side: int, final: GameState) -> SideSummary:
     moves = [m for m in analysis.moves if m.side == side]
     decisions = [m for m in moves if m.decision]
@@ -468,6 +488,7 @@ def _summary(analysis: GameAnalysis, side: int, final: GameState) -> SideSummary
         labels=labels,
         luck_against=against,
         adjusted=result - luck + against,
+        added=_added(analysis, side),
     )
 
 

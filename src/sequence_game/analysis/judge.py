@@ -26,6 +26,7 @@ from ..evaluator.moves import (
     kept_cards,
     over_draws,
     over_pile,
+    play_chance,
     position_marks,
     result_of,
     seat_parts,
@@ -35,7 +36,8 @@ from ..state import GameState
 
 @dataclass(frozen=True)
 class Play:
-    """A legal play of the mover and its chance (its draw not yet seen)."""
+    """A legal play of the mover and its chance (its draw not yet seen; a jack play's net of
+    :func:`~sequence_game.evaluator.moves.jack_cost`)."""
 
     action: int
     card: Card | None
@@ -56,7 +58,9 @@ class Judgement:
     after_pile: float
     """The actual play's chance averaged over the cards really in the draw pile (``after`` when
     nothing was drawn): ``after`` also weighs the cards in the other hands, which the mover could
-    not tell from the pile."""
+    not tell from the pile. It and ``after_draw`` are the network's chances of the positions after
+    the draw, without a jack play's cost: ``after`` is net of it (the cost is the true hands'
+    correction of the network, so it is counted with what the other hands hid)."""
     drawn: Card | None
     seat_chances: list[float]
     """After the move (its draw seen), every seat's own-view chance of its own side."""
@@ -104,7 +108,10 @@ def judge(
         real = batch.add([seat_parts(after_state, seat)], [1.0])
         others = [batch.add([seat_parts(after_state, s)], [1.0]) for s in seats]
     values = batch.solve(evaluator)
-    judged = [Play(p.action, p.card, values[g]) for p, g in zip(plays, groups, strict=True)]
+    players = state.config.players
+    judged = [
+        Play(p.action, p.card, play_chance(p, values[g], players)) for p, g in zip(plays, groups, strict=True)
+    ]
     actual = next(p.chance for p in judged if p.action == action)
     judged.sort(key=lambda p: -p.chance)  # stable: ties keep the legal actions' order
     return Judgement(

@@ -107,6 +107,13 @@ def format_text(analysis: GameAnalysis) -> str:
                 against=_signed(s.luck_against),
             )
         )
+        if s.added is not None:
+            lines.append(
+                _(
+                    "side {side}: decisions {added} a move against the hard bot's "
+                    "(the chance after each play less the chance before it)"
+                ).format(side=s.side, added=_signed(s.added))
+            )
     swings = ", ".join(
         f"#{m.index} {m.move} ({_('decision')} {_signed(-m.loss)})"
         if m.loss >= abs(m.luck)

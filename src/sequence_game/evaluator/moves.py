@@ -6,6 +6,10 @@ mover has not seen, weighted by its copies still unseen. A play that ends the ga
 result exactly. All the positions of all the plays go through the network in one batch
 (:class:`Batch`); the post-game analysis (``analysis.judge``) builds on the same parts.
 
+At 2 players a play that spends a jack is worth :func:`jack_cost` less than the network says: the
+network values the position after a jack play above what rollouts of ``hard`` with the true
+hands give it, relative to the position's other plays (docs/evaluator.md, "Ranking plays").
+
 Only the mover's own hand and public facts reach the features, so the position after a play can
 be made on any state that gives back the mover's view: the real one (post-game analysis) or a
 world dealt from the view (:func:`~sequence_game.worlds.sample_world`, for a player's hint or a
@@ -25,7 +29,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -37,6 +41,23 @@ from ..state import GameState
 from ..views import PlayerView
 from ..worlds import sample_world
 from .model import Evaluator
+
+JACK_COSTS: Final[dict[int, tuple[float, float]]] = {2: (0.044, 0.017)}
+"""Per number of players, the chance a play loses for spending a two-eyed and a one-eyed jack,
+beyond what the network sees: fitted by ``experiments/play_truth.py`` on 1,828 decisions of 150
+2-player games of `heuristic` and `greedy`, to the differences between one position's plays that
+rollouts of ``hard`` with the true other hands give (on games held out of the fit, the best play
+net of the cost is worth 0.0013 [0.0004, 0.0023] of a chance more a decision than the network's
+best, by those rollouts).
+Tables not listed were not measured and pay nothing."""
+
+
+def jack_cost(action: int, players: int) -> float:
+    """What spending the jack of ``action`` costs beyond the network's chance (0 for other plays)."""
+    costs = JACK_COSTS.get(players)
+    if costs is None or not WILD <= action < DEAD:
+        return 0.0
+    return costs[0] if action < REMOVE else costs[1]
 
 
 def played_card(hand: Sequence[Card], action: int, card: Card | None) -> Card | None:
@@ -261,7 +282,14 @@ def judge_plays(
     batch = Batch()
     groups = [over_draws(batch, play, draws, rng) for play in plays]
     values = batch.solve(judge)
-    return [(play, values[g]) for play, g in zip(plays, groups, strict=True)]
+    players = state.config.players
+    return [(play, play_chance(play, values[g], players)) for play, g in zip(plays, groups, strict=True)]
+
+
+def play_chance(play: Played, chance: float, players: int) -> float:
+    """A play's chance from the network's ``chance`` after it: less :func:`jack_cost` (never below
+    0) unless the play ends the game (its result is exact)."""
+    return chance if play.exact is not None else max(0.0, chance - jack_cost(play.action, players))
 
 
 def play_chances(
@@ -275,7 +303,7 @@ def play_chances(
 ) -> dict[int, float]:
     """Per legal action of ``seat`` (or ``actions``), its side's chance after it, the draw
     averaged out: over every card it may be (exact), or over ``draws`` cards sampled by their
-    weights with ``rng`` (cheaper, for a bot on a clock)."""
+    weights with ``rng`` (cheaper, for a bot on a clock); a jack play less :func:`jack_cost`."""
     return {
         play.action: chance for play, chance in judge_plays(judge, state, seat, actions, draws=draws, rng=rng)
     }

@@ -93,10 +93,15 @@ def summary_text(analysis: GameAnalysis, step_of: Callable[[int], int | None]) -
     for side in analysis.sides_summary:
         text.append(f"{SIDE_LETTERS[side.side]} ", style=SIDE_TEXT_STYLES[side.side])
         accuracy = "-" if side.accuracy is None else f"{side.accuracy:.0f}%"
+        added = "-" if side.added is None else f"{side.added * 100:+.1f}"
         text.append(
-            _("{side}: accuracy {accuracy}, luck {points}, luck-adjusted result {result}").format(
+            _(
+                "{side}: accuracy {accuracy}, decisions {added} a move, luck {points}, "
+                "luck-adjusted result {result}"
+            ).format(
                 side=side_name(side.side),
                 accuracy=accuracy,
+                added=added,
                 points=points(side.luck),
                 result=percent(side.adjusted),
             )

@@ -93,8 +93,10 @@ export function drawAnalysis(data) {
     legend.append(el("text", { x: lx + 28, y: ly, "font-size": 11, fill: "#374151" }, text));
   });
   svg.append(legend);
-  const summary = result.summary.map((s) => _("{team}: accuracy {acc}, luck {luck}, luck-adjusted result {adjusted}", { team: teamName(s.side),
-    acc: s.accuracy === null ? "—" : Math.round(s.accuracy) + "%", luck: (s.luck >= 0 ? "+" : "") + Math.round(s.luck * 100),
+  // decisions: what they added a move against the hard bot's, in points (docs/analysis.md, "Skill shows")
+  const added = (s) => s.added == null ? "—" : (s.added >= 0 ? "+" : "") + (s.added * 100).toFixed(1);
+  const summary = result.summary.map((s) => _("{team}: accuracy {acc}, decisions {added} a move, luck {luck}, luck-adjusted result {adjusted}", { team: teamName(s.side),
+    acc: s.accuracy === null ? "—" : Math.round(s.accuracy) + "%", added: added(s), luck: (s.luck >= 0 ? "+" : "") + Math.round(s.luck * 100),
     adjusted: Math.round((s.adjusted ?? s.result) * 100) + "%" })).join(" · ");
   $("analysis-graph").replaceChildren(svg);
   $("analysis-summary").textContent = summary;
