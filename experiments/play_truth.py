@@ -46,7 +46,7 @@ from sequence_game import GameConfig, new_game
 from sequence_game.actions import DEAD, REMOVE, WILD
 from sequence_game.bots import make_bot
 from sequence_game.bots.base import forced_action
-from sequence_game.bots.determinize import Determinizer
+from sequence_game.bots.determinize import Determinizer, dealt_rows
 from sequence_game.bots.pimc import TrueHands, kernel_groups
 from sequence_game.bots.ranking import ranked_plays
 from sequence_game.bots.reading import HandReader
@@ -67,13 +67,6 @@ def _values(rows: Any, plays: list[int], side: int, rng: random.Random) -> np.nd
     seeds = [rng.getrandbits(63) for _ in range(len(rows))]
     out = fast_pimc.candidate_values(rows, seeds, plays, side, policy=fast_pimc.INFERRING)
     return (np.asarray(out) + 1.0) / 2.0
-
-
-def _dealt(dealer: Determinizer | TrueHands, n: int) -> Any:
-    from sequence_game.fast import pimc as fast_pimc
-
-    rows = dealer.sample_rows(n) if isinstance(dealer, Determinizer) else None
-    return fast_pimc.world_rows(dealer.sample_batch(n)) if rows is None else rows
 
 
 def position(
@@ -104,12 +97,12 @@ def position(
             cands.append(a)
     side = seat % 2
     held = reader.read(view)
-    plain = _values(_dealt(Determinizer(view, rng, True), worlds), cands, side, rng)
-    read = _values(_dealt(Determinizer(view, rng, True, held), worlds), cands, side, rng)
+    plain = _values(dealt_rows(Determinizer(view, rng, True), worlds), cands, side, rng)
+    read = _values(dealt_rows(Determinizer(view, rng, True, held), worlds), cands, side, rng)
     expert = _values(
-        _dealt(Determinizer(view, rng, True, held, EXPERT_JACK_WEIGHTS), worlds), cands, side, rng
+        dealt_rows(Determinizer(view, rng, True, held, EXPERT_JACK_WEIGHTS), worlds), cands, side, rng
     )
-    truth = _values(_dealt(TrueHands(state, rng, seat), 2 * worlds), cands, side, rng)
+    truth = _values(dealt_rows(TrueHands(state, rng, seat), 2 * worlds), cands, side, rng)
     half = worlds // 2
     return {
         "turn": state.turn,

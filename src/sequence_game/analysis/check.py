@@ -12,8 +12,9 @@ the rollouts' loss. At 2 players the other hand is dealt as the expert reads it 
 plays (a `hard` player keeps the cards it had no use for, so a hand dealt uniformly from the
 unseen cards is stronger than the real one): on those 207 labels, the check kept 74 labels of
 which 46% were true, the check with the reading 49 of which 59% were true, their mean true loss
-0.151 instead of 0.120 (with the jack costs of ``evaluator.moves``, 38 of 109, 63% true). The worlds' random streams come from the move's place in the record, so
-the same record gets the same labels every time.
+0.151 instead of 0.120 (with the jack costs of ``evaluator.moves``, 38 of 109, 63% true). The
+worlds' random streams come from the move's place in the record, so the same record gets the
+same labels every time.
 
 Without the compiled engine (the ``fast`` extra) the evaluator's labels stand alone.
 """
@@ -76,7 +77,7 @@ def rollout_loss(
     analysis checks several labels of one game."""
     if not can_check() or worlds < 1 or best >= DEAD or played >= DEAD:
         return None
-    from ..bots.determinize import Determinizer
+    from ..bots.determinize import Determinizer, dealt_rows
     from ..bots.pimc import kernel_groups
     from ..fast import pimc as fast_pimc
     from ..fast.compile import ensure_compiled
@@ -88,10 +89,7 @@ def rollout_loss(
     if reading is None:
         reading = state.config.players <= READING_PLAYERS
     held = (reader or new_reader()).read(view) if reading else None
-    dealer = Determinizer(view, rng, True, held)
-    rows = dealer.sample_rows(worlds)
-    if rows is None:  # manual draws or a reshuffled pile: dealt in Python
-        rows = fast_pimc.world_rows(dealer.sample_batch(worlds))
+    rows = dealt_rows(Determinizer(view, rng, True, held), worlds)
     seeds = [rng.getrandbits(63) for _ in range(worlds)]
     side = seat % state.config.sides
     values = fast_pimc.candidate_values(rows, seeds, [best, played], side, policy=fast_pimc.INFERRING)

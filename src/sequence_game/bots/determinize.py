@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..cards import NUM_CARDS, ONE_EYED, TWO_EYED
 from ..state import GameState
@@ -21,7 +21,7 @@ from .reading import HeldSince
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Determinizer", "TrueWorld"]
+__all__ = ["Dealer", "Determinizer", "TrueWorld", "dealt_rows"]
 
 
 class Determinizer:
@@ -217,3 +217,21 @@ class TrueWorld:
     def sample_batch(self, n: int) -> list[GameState]:
         """``n`` worlds at once, as :meth:`Determinizer.sample_batch`."""
         return [self.sample() for _ in range(n)]
+
+
+class Dealer(Protocol):
+    """Anything that deals worlds: :class:`Determinizer`, :class:`TrueWorld` and the others."""
+
+    def sample_batch(self, n: int) -> list[GameState]: ...
+
+
+def dealt_rows(dealer: Dealer, n: int) -> np.ndarray:
+    """``n`` worlds of ``dealer`` as the compiled engine's rows: dealt by compiled code where a
+    :class:`Determinizer` can (:meth:`Determinizer.sample_rows`), else dealt in Python and
+    converted (manual draws, a reshuffled pile, true or weighted worlds)."""
+    rows = dealer.sample_rows(n) if isinstance(dealer, Determinizer) else None
+    if rows is None:
+        from ..fast.pimc import world_rows
+
+        rows = world_rows(dealer.sample_batch(n))
+    return rows

@@ -67,7 +67,7 @@ from ..state import GameState
 from ..views import PlayerView
 from .base import Limit, Oracle, forced_action
 from .deadline import deadline_of
-from .determinize import Determinizer, TrueWorld
+from .determinize import Determinizer, TrueWorld, dealt_rows
 from .heuristic import WIN, HeuristicBot
 from .planner import LENGTH_PENALTY
 from .posterior import PosteriorDealer
@@ -427,9 +427,7 @@ class PimcBot(Oracle):
             n = _batch_size(batch, budget, spent, len(active) * cost, rate, deadline - now)
             if n < 1:
                 break  # the rollout budget or the clock is spent
-            rows = source.sample_rows(n) if isinstance(source, Determinizer) else None
-            if rows is None:
-                rows = self.fast.world_rows(source.sample_batch(n))
+            rows = dealt_rows(source, n)
             seeds = [self.rng.getrandbits(63) for _ in range(n)]
             out = self._batch(view, rows, seeds, [cands[i] for i in active], leaves)
             for i, row in zip(active, out.tolist(), strict=True):
