@@ -1,8 +1,9 @@
 """CPU time of the default post-game analysis of 2-player games, and a digest of its output.
 
 Usage:
-    python experiments/analysis_speed.py make DIR [--games 500] [--first 50] [--longest 10]
+    python experiments/analysis_speed.py make DIR [--games 500] [--first 50] [--longest 10] [--players 2]
     python experiments/analysis_speed.py measure DIR [--json OUT] [--outputs OUT.jsonl.gz] [--repeat 1]
+        [--reading-players N]
     python experiments/analysis_speed.py compare A.jsonl.gz B.jsonl.gz
     python experiments/analysis_speed.py cli DIR [--count 3]
 
@@ -50,23 +51,25 @@ from sequence_game.bots import make_bot
 from sequence_game.records import write_record
 
 
-def play(seed: int) -> dict[str, Any]:
-    """One game of ``hard`` against ``hard`` on deal ``seed``."""
-    state = new_game(GameConfig(players=2), seed=seed)
-    players = [make_bot("hard", seed=seed), make_bot("hard", seed=seed + 1)]
+def play(seed: int, players: int = 2) -> dict[str, Any]:
+    """One game of ``hard`` on every seat on deal ``seed``."""
+    state = new_game(GameConfig(players=players), seed=seed)
+    bots = [make_bot("hard", seed=seed + k) for k in range(players)]
     while not state.is_terminal():
         seat = state.current_seat
-        state.apply(players[seat].select_action(state.view(seat)), seat)
+        state.apply(bots[seat].select_action(state.view(seat)), seat)
     return write_record(state)
 
 
-def make(directory: Path, games: int, first: int, longest: int) -> None:
+def make(directory: Path, games: int, first: int, longest: int, players: int = 2) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    records = [play(seed) for seed in range(games)]
+    records = [play(seed, players) for seed in range(games)]
     by_length = sorted(range(games), key=lambda s: (-len(records[s]["actions"]), s))
     chosen = sorted(set(range(first)) | set(by_length[:longest]))
     for seed in chosen:
-        path = directory / f"hard-hard-{seed:04d}.json"
+        path = directory / (
+            f"hard-hard-{seed:04d}.json" if players == 2 else f"hard-{players}p-{seed:04d}.json"
+        )
         path.write_text(json.dumps(records[seed]))
     lengths = [len(records[s]["actions"]) for s in chosen]
     print(f"{len(chosen)} records in {directory}: {min(lengths)}-{max(lengths)} actions")
@@ -180,11 +183,17 @@ def main() -> int:
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--first", type=int, default=50)
     p.add_argument("--longest", type=int, default=10)
+    p.add_argument("--players", type=int, default=2, help="the table (2 for the goal's figures)")
     p = sub.add_parser("measure")
     p.add_argument("directory", type=Path)
     p.add_argument("--json", type=Path)
     p.add_argument("--outputs", type=Path)
     p.add_argument("--repeat", type=int, default=1, help="analyses per game; the least CPU counts")
+    p.add_argument(
+        "--reading-players",
+        type=int,
+        help="check labels with the hand reading up to this table only (analysis.check.READING_PLAYERS)",
+    )
     p = sub.add_parser("compare")
     p.add_argument("first", type=Path)
     p.add_argument("second", type=Path)
@@ -193,8 +202,12 @@ def main() -> int:
     p.add_argument("--count", type=int, default=3)
     args = parser.parse_args()
     if args.command == "make":
-        make(args.directory, args.games, args.first, args.longest)
+        make(args.directory, args.games, args.first, args.longest, args.players)
     elif args.command == "measure":
+        if args.reading_players is not None:
+            from sequence_game.analysis import check
+
+            check.READING_PLAYERS = args.reading_players
         measure(args.directory, args.json, args.outputs, args.repeat)
     elif args.command == "compare":
         return compare(args.first, args.second)

@@ -20,6 +20,10 @@ say a jack should have been spent (docs/analysis.md, "Labels").
     OPENBLAS_NUM_THREADS=1 .venv/bin/python experiments/label_check.py --games 40 --seed 21 \\
         --check 256 --truth 1024 --json experiments/results/label_check.json
     # the same without the jack costs: results/label_check_no_jack_costs.json
+    # at 4 players in 2 teams: --players 4 --seed 4021 --json experiments/results/label_check_4p.json
+
+At 3 and more players the analysis checks from the view alone (the expert reads hands at 2
+players only), so there ``check`` is the rule it ships and ``check_read`` a comparison.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from sequence_game.analysis.check import rollout_loss
 from sequence_game.analysis.game import MISTAKE, label_of, load_evaluator, steps
 from sequence_game.analysis.judge import judge
 from sequence_game.bots.base import forced_action
-from sequence_game.bots.tournament import run_games, schedule
+from sequence_game.bots.tournament import run_games, schedule, side_patterns
 from sequence_game.fast.pimc import INFERRING, candidate_values, world_rows
 from sequence_game.state import GameState
 
@@ -75,6 +79,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=30)
     p.add_argument("--seed", type=int, default=21)
+    p.add_argument("--players", type=int, default=2, help="the table (the rules' default teams)")
     p.add_argument("--check", type=int, default=256, help="worlds of the check, from the mover's view")
     p.add_argument("--truth", type=int, default=1024, help="playouts of the truth, from the true position")
     p.add_argument("--json", type=Path)
@@ -90,12 +95,12 @@ def main() -> int:
         JACK_COSTS.clear()
     evaluator = load_evaluator()
     rng = random.Random(args.seed)
-    # a deal group plays each deal in both seat orders: for hard against hard the same game twice
-    specs = schedule(
-        ["heuristic", "heuristic"], GameConfig(players=2), 2 * args.games, seed=args.seed, record=True
-    )
+    # a deal group plays each deal in every seat order: for hard against hard the same game again
+    config = GameConfig(players=args.players)
+    group = len(side_patterns(config.sides))
+    specs = schedule(["heuristic", "heuristic"], config, group * args.games, seed=args.seed, record=True)
     rows_out: list[dict[str, Any]] = []
-    for result in run_games(specs[::2], workers=1):
+    for result in run_games(specs[::group], workers=1):
         _config, final, walk = steps(result.record or "")
         for i, step in enumerate(walk):
             state = step.state
@@ -153,6 +158,7 @@ def main() -> int:
     truly = [r for r in rows_out if r["truth"] >= MISTAKE]
     out = {
         "games": args.games,
+        "players": args.players,
         "seed": args.seed,
         "check_worlds": args.check,
         "truth_playouts": args.truth,

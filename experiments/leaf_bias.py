@@ -9,6 +9,8 @@ The evaluator was seen to value spending a jack more than rollouts of ``hard`` d
     .venv/bin/python experiments/leaf_values.py --games 15 --every 4 --truth 1024 --test 64 \\
         --horizons 6 --seed 32000000 --dump POSITIONS.jsonl
     .venv/bin/python experiments/leaf_bias.py POSITIONS.jsonl --estimator cut6
+    .venv/bin/python experiments/leaf_bias.py experiments/results/leaf_bias_positions.jsonl \
+        --jack-costs 0.044 0.017     # the jack costs on the leaves: the argmax's gain by the truth
 
 Leads are in chance (half the value scale of -1 to +1), against the expert's first candidate
 (the heuristic's play, which the expert keeps unless beaten). 95% intervals over candidates.
@@ -47,6 +49,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dump", type=Path)
     ap.add_argument("--estimator", default="cut6", help="the dump's key for the leaves (cut<h>)")
+    ap.add_argument(
+        "--jack-costs",
+        type=float,
+        nargs=2,
+        metavar=("TWO_EYED", "ONE_EYED"),
+        help="also take these chances off the leaves' jack plays (evaluator.moves.JACK_COSTS: 0.044 0.017)",
+    )
     args = ap.parse_args()
     groups: dict[str, dict[str, list[float]]] = {}
     picks = {"truth": {}, args.estimator: {}, "full": {}}  # type: dict[str, dict[str, int]]
@@ -70,6 +79,20 @@ def main() -> None:
         print(f"  full lead minus true lead {summary(g['full'])}")
     for name, counts in picks.items():
         print(f"best play by {name}: {dict(sorted(counts.items()))}")
+    if args.jack_costs:
+        two, one = args.jack_costs
+        gains = []
+        for line in args.dump.read_text().splitlines():
+            pos = json.loads(line)
+            cands, truth, est = pos["cands"], pos["truth"], pos[args.estimator]
+            cost = {"two-eyed jack": 2 * two, "one-eyed jack": 2 * one, "card": 0.0}  # values are +-1
+            plain = max(range(len(cands)), key=est.__getitem__)
+            net = max(range(len(cands)), key=lambda i: est[i] - cost[kind(cands[i])])
+            gains.append((truth[net] - truth[plain]) / 2)
+        changed = sum(g != 0 for g in gains)
+        print(
+            f"the leaves' best net of the jack costs, by the truth: {summary(gains)}, {changed} choices changed"
+        )
 
 
 if __name__ == "__main__":

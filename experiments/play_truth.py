@@ -9,8 +9,9 @@ from the mover's view and from the true hands, on positions of real games.
     .venv/bin/python experiments/play_truth.py report PLAYS.jsonl --hint HINT.jsonl \\
         --json experiments/results/play_truth.json
 
-``collect`` plays 2-player games (``mixed``: `heuristic` against itself and against `greedy`,
-seats swapped; ``hint``: a seat that plays the evaluator's best play, the hint before
+``collect`` plays games of ``--players`` (2 by default; ``mixed``: `heuristic` against itself and
+against `greedy`, seats swapped, at 3 and 4 players one side's seats `greedy` in two games of
+three; ``hint``: a seat that plays the evaluator's best play, the hint before
 ``analysis.hint``, against `heuristic`) and, at a quarter of the decisions (a fixed random
 stream per game), values each candidate play: the evaluator's 4 best, the tuned ranking's 3
 best, the evaluator's best natural card, two-eyed and one-eyed jack play, the play made, `hard`'s
@@ -19,7 +20,8 @@ averaged, as the analysis does) and by paired rollouts of `hard` on the compiled
 kinds of worlds: dealt from the mover's view as the analysis' label check deals them (``ra``,
 ``rb``: two independent halves), dealt with the expert's reading of the other hand (``rr``; ``re``
 with the expert's jack weights too), and the true other hands with the draw pile shuffled
-(``ta``, ``tb``: two halves; what the mover could not know). ``report`` compares the choices on
+(``ta``, ``tb``: two halves; what the mover could not know). The expert reads hands at 2 players
+only, so at larger tables the two kinds of worlds with the reading are left out. ``report`` compares the choices on
 the true-hand half each did not choose on, so that no choice gains from its own noise, and tries
 the simplest correction of the evaluator's ranking: a cost for spending each kind of jack, fitted
 on the other games' ``ta`` (five folds by seed).
@@ -55,6 +57,9 @@ from sequence_game.evaluator.model import Evaluator
 from sequence_game.evaluator.moves import judge_plays
 from sequence_game.state import GameState
 from sequence_game.views import PlayerView
+
+TWO_PLAYER_COSTS = (0.044, 0.017)
+"""The jack costs fitted at 2 players (``evaluator.moves.JACK_COSTS[2]``), tried at other tables."""
 
 EXPERT_JACK_WEIGHTS = (2.2, 2.8)
 """The expert's weights on the other hand holding a two-eyed and a one-eyed jack (bots.EXPERT)."""
@@ -95,16 +100,19 @@ def position(
     for a in picks:
         if a is not None and a < DEAD and a not in cands:
             cands.append(a)
-    side = seat % 2
-    held = reader.read(view)
+    side = view.side
     plain = _values(dealt_rows(Determinizer(view, rng, True), worlds), cands, side, rng)
-    read = _values(dealt_rows(Determinizer(view, rng, True, held), worlds), cands, side, rng)
-    expert = _values(
-        dealt_rows(Determinizer(view, rng, True, held, EXPERT_JACK_WEIGHTS), worlds), cands, side, rng
-    )
+    reads: dict[str, list[float]] = {}
+    if view.config.players == 2:  # the reading the expert and the label check use (2 players)
+        held = reader.read(view)
+        read = _values(dealt_rows(Determinizer(view, rng, True, held), worlds), cands, side, rng)
+        weighted = Determinizer(view, rng, True, held, EXPERT_JACK_WEIGHTS)
+        expert = _values(dealt_rows(weighted, worlds), cands, side, rng)
+        reads = {"rr": read.mean(axis=1).tolist(), "re": expert.mean(axis=1).tolist()}
     truth = _values(dealt_rows(TrueHands(state, rng, seat), 2 * worlds), cands, side, rng)
     half = worlds // 2
     return {
+        "players": view.config.players,
         "turn": state.turn,
         "plays": cands,
         "played": played,
@@ -113,28 +121,37 @@ def position(
         "tuned_rank": [tuned.index(a) for a in cands],
         "ra": plain[:, :half].mean(axis=1).tolist(),
         "rb": plain[:, half:].mean(axis=1).tolist(),
-        "rr": read.mean(axis=1).tolist(),
-        "re": expert.mean(axis=1).tolist(),
+        **reads,
         "ta": truth[:, :worlds].mean(axis=1).tolist(),
         "tb": truth[:, worlds:].mean(axis=1).tolist(),
     }
 
 
-def game(job: tuple[int, str, int, float]) -> list[dict[str, Any]]:
+def seat_bots(seed: int, games_of: str, config: GameConfig) -> list[str]:
+    """Who plays each seat of game ``seed``: one side's seats play alike, as a team does."""
+    if games_of == "hint":
+        pair = [("evaluator", "heuristic"), ("heuristic", "evaluator")][seed % 2]
+    else:
+        pair = [("heuristic", "heuristic"), ("heuristic", "greedy"), ("greedy", "heuristic")][seed % 3]
+    return [
+        pair[0] if seat % config.sides == 0 else pair[1] if seat % config.sides == 1 else "heuristic"
+        for seat in range(config.players)
+    ]
+
+
+def game(job: tuple[int, str, int, float, int]) -> list[dict[str, Any]]:
     """One game's sampled decisions."""
-    seed, games_of, worlds, rate = job
+    seed, games_of, worlds, rate, players = job
     from sequence_game.fast.compile import ensure_compiled
 
     for group in kernel_groups(leaf=False):
         ensure_compiled(group)
     rng = random.Random(seed)
-    if games_of == "hint":
-        seats = [("evaluator", "heuristic"), ("heuristic", "evaluator")][seed % 2]
-    else:
-        seats = [("heuristic", "heuristic"), ("heuristic", "greedy"), ("greedy", "heuristic")][seed % 3]
+    config = GameConfig(players=players)
+    seats = seat_bots(seed, games_of, config)
     bots = [make_bot("heuristic" if s == "evaluator" else s, seed=seed + i) for i, s in enumerate(seats)]
     reader = HandReader(8, 0.0, "heuristic")
-    state = new_game(GameConfig(players=2), seed=seed)
+    state = new_game(config, seed=seed)
     out = []
     while not state.is_terminal():
         seat = state.current_seat
@@ -152,7 +169,7 @@ def game(job: tuple[int, str, int, float]) -> list[dict[str, Any]]:
 
 
 def collect(args: argparse.Namespace) -> None:
-    jobs = [(args.seed + g, args.games_of, args.worlds, args.rate) for g in range(args.games)]
+    jobs = [(args.seed + g, args.games_of, args.worlds, args.rate, args.players) for g in range(args.games)]
     with ProcessPoolExecutor(args.workers) as pool, open(args.out, "a", encoding="utf-8") as fh:
         for rows in pool.map(game, jobs):
             fh.writelines(json.dumps(row) + "\n" for row in rows)
@@ -222,6 +239,17 @@ def _corrected(rows: list[dict[str, Any]], key: str = "ta") -> dict[str, Any]:
     return {"jack_costs_by_fold": costs_by_fold, "minus_the_evaluator_s_best": _mean_ci(np.array(diffs))}
 
 
+def _with_costs(rows: list[dict[str, Any]], costs: tuple[float, float]) -> list[float]:
+    """The evaluator's best play net of fixed jack ``costs``, valued on the ``tb`` half, minus
+    its own best play (costs fitted elsewhere: at 2 players, ``evaluator.moves.JACK_COSTS``)."""
+    diffs = []
+    for r in rows:
+        a = np.array(r["plays"])
+        net = np.array(r["v"]) - costs[0] * ((a >= WILD) & (a < REMOVE)) - costs[1] * (a >= REMOVE)
+        diffs.append(r["tb"][int(np.argmax(net))] - r["tb"][int(np.argmax(r["v"]))])
+    return _mean_ci(np.array(diffs))
+
+
 def _losses(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The evaluator's loss (its best play's chance minus the play made's) against the same two
     plays' loss by rollouts, by bands of the evaluator's loss."""
@@ -230,6 +258,7 @@ def _losses(rows: list[dict[str, Any]]) -> dict[str, Any]:
     loss = {
         key: np.array([r[key][b] - r[key][m] for r, b, m in zip(rows, best, made, strict=True)])
         for key in ("v", "ra", "rr", "re", "tb")
+        if all(key in r for r in rows)
     }
     bands = []
     for lo, hi in ((0.0, 0.01), (0.01, 0.03), (0.03, 0.06), (0.06, 0.1), (0.1, 1.0)):
@@ -248,7 +277,7 @@ def _losses(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def report(args: argparse.Namespace) -> None:
     rows = _load(args.plays)
     out: dict[str, Any] = {"positions": len(rows)}
-    keys = ("v", "ra", "rr", "re", "ta")
+    keys = [key for key in ("v", "ra", "rr", "re", "ta") if all(key in r for r in rows)]
     out["mean_value"] = {key: float(np.mean([np.mean(r[key]) for r in rows])) for key in keys}
     out["by_mover"] = {}
     for mover in sorted({r["mover"] for r in rows}):
@@ -256,6 +285,12 @@ def report(args: argparse.Namespace) -> None:
         out["by_mover"][mover] = {"positions": len(mine), "choices": _choices(mine), "losses": _losses(mine)}
     out["jack_costs_taken_off"] = _corrected(rows)
     out["jack_costs_fitted_to_the_view"] = _corrected(rows, "ra")
+    players = {r.get("players", 2) for r in rows}
+    if players != {2}:  # another table: are the 2-player costs (fitted on other games) worth it here?
+        out["two_player_costs"] = {
+            "costs": TWO_PLAYER_COSTS,
+            "minus_the_evaluator_s_best": _with_costs(rows, TWO_PLAYER_COSTS),
+        }
     if args.hint:
         hint = [r for r in _load(args.hint) if r["mover"] == "evaluator"]
         out["hint_games"] = {"positions": len(hint), "choices": _choices(hint)}
@@ -273,6 +308,7 @@ def main() -> int:
     c.add_argument("--games", type=int, default=100)
     c.add_argument("--seed", type=int, default=3000)
     c.add_argument("--games-of", choices=("mixed", "hint"), default="mixed")
+    c.add_argument("--players", type=int, default=2, help="the table (the rules' default teams)")
     c.add_argument("--worlds", type=int, default=128, help="worlds of each kind from the view (true: twice)")
     c.add_argument("--rate", type=float, default=0.25, help="share of the decisions valued")
     c.add_argument("--workers", type=int, default=1)

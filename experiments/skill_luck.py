@@ -28,7 +28,10 @@ Figures, per side of a game (luck = the side's draws' luck minus the other side'
 - two figures of the decisions alone (``skill_figures.py``): ``added``, the mean per decision of
   the chance after the play (the draw averaged) less the mover's own-view chance before it (what
   `hard`, which the evaluator assumes, would have kept), and ``loss_vs_best``, minus the mean loss
-  per decision against the evaluator's best play.
+  per decision against the evaluator's best play;
+- ``combined``: ``draws_and_deal`` and ``added`` weighed together by the weights that give the
+  largest signal on the other dumps' games of the two bots (``inverse(covariance) @ means``): the
+  most a straight line of the two figures can show.
 
 The weights of each dump are fitted on the other dumps (other deals and seeds), so they carry no
 knowledge of the games they judge. Per game the first bot's figure minus the second's; in the
@@ -57,6 +60,8 @@ from skill_kinds import summary  # mean, interval, signal, disjoint samples
 from sequence_game.analysis.scores import t_critical
 
 FIGURES = ("result", "adjusted", "adjusted_and_deal", "draws", "draws_and_deal", "added", "loss_vs_best")
+COMBINED = ("draws_and_deal", "added")
+"""The two figures ``combined`` weighs together: the luck-taken result and the decisions' figure."""
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -115,6 +120,14 @@ def difference(game: dict[str, Any], number: int, first: str, weights: dict[str,
     return {f: fa[f] - fb[f] for f in FIGURES}
 
 
+def combination(rows: list[dict[str, float]]) -> list[float]:
+    """The weights of :data:`COMBINED` with the largest mean over standard deviation on ``rows``
+    (per game differences of the two bots): ``inverse(covariance) @ means``, scaled to sum 1."""
+    data = np.array([[r[f] for f in COMBINED] for r in rows])
+    w = np.linalg.solve(np.cov(data, rowvar=False), data.mean(axis=0))
+    return [float(v) for v in w / w.sum()]
+
+
 def sampled_share(values: list[float], size: int, samples: int, seed: int) -> float:
     """The share of random samples of ``size`` games (without replacement) whose 95% interval
     (Student's t) leaves out zero."""
@@ -143,13 +156,17 @@ def main() -> None:
     rows: dict[str, dict[str, list[float]]] = {"bots": {}, "mirror": {}}
     weights_out = []
     for i, games in enumerate(dumps):
-        weights = fit([g for j, other in enumerate(dumps) if j != i for g in other])
-        weights_out.append({"dump": args.dumps[i].name, **weights})
+        others = [g for j, other in enumerate(dumps) if j != i for g in other]
+        weights = fit(others)
+        mixed = combination([difference(g, 0, first, weights) for g in others if not is_mirror(g)])
+        weights_out.append({"dump": args.dumps[i].name, **weights, "combined": mixed})
         matches = [g for g in games if not is_mirror(g)]
         mirrors = [g for g in games if is_mirror(g)]
         for name, chosen in (("bots", matches), ("mirror", mirrors)):
             for number, g in enumerate(chosen):
-                for f, v in difference(g, number, first, weights).items():
+                d = difference(g, number, first, weights)
+                d["combined"] = sum(w * d[f] for w, f in zip(mixed, COMBINED, strict=True))
+                for f, v in d.items():
                     rows[name].setdefault(f, []).append(v)
     out: dict[str, Any] = {"first": first, "weights": weights_out}
     for name, figs in rows.items():

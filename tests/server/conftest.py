@@ -197,6 +197,7 @@ class Client:
         self.messages: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.last: dict[str, Any] | None = None
+        self.acted = -1  # the version this seat last acted on (tests' websocket_move)
         if hello:
             self.send({"type": "hello", "token": token})
             self.welcome = self.recv()

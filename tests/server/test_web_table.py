@@ -64,21 +64,18 @@ def ann_and_bea(server: Server, bea: str = "Bea") -> tuple[str, str, Client]:
     return code, room["token"], other
 
 
-_ACTED: dict[int, int] = {}  # id(client) -> the version it last acted on
-
-
 def websocket_move(client: Client, seat: int) -> None:
     """The seat behind a websocket plays when its turn comes: a chip on the first space it may.
 
     The turn may already be in the last message received (the welcome, when this seat starts)."""
-    acted = _ACTED.get(id(client), -1)
+    acted = client.acted  # kept on the client: an id() outlives its object and may come back
 
     def fresh_turn(m: dict[str, Any]) -> bool:
         return my_turn(seat)(m) and m["version"] > acted
 
     m = client.last if client.last is not None and fresh_turn(client.last) else client.recv_until(fresh_turn)
     client.send({"type": "act", "action": min(m["view"]["legal_actions"]), "version": m["version"]})
-    _ACTED[id(client)] = m["version"]
+    client.acted = m["version"]
 
 
 def your_turn(page: Any) -> None:

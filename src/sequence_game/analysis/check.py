@@ -37,9 +37,9 @@ CHECK_WORLDS: Final = 256
 READING_TURNS: Final = 8
 """The other seats' plays the check reads their hands from, as the expert does (``bots.EXPERT``)."""
 
-READING_PLAYERS: Final = 2
-"""The tables whose checks deal the other hand with the reading: where it was measured, and where
-the expert reads too."""
+READING_PLAYERS: Final = 4
+"""The tables whose checks deal the other hands with the reading: where it was measured (at 2, 3
+and 4 players more of the labels it keeps are true: ``experiments/label_check.py``)."""
 
 CHECKED_LABELS: Final = frozenset({"mistake", "blunder", "missed block"})
 """The labels a check may take back; a missed win is a fact of the rules, not an estimate."""

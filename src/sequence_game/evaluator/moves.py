@@ -49,7 +49,9 @@ beyond what the network sees: fitted by ``experiments/play_truth.py`` on 1,828 d
 rollouts of ``hard`` with the true other hands give (on games held out of the fit, the best play
 net of the cost is worth 0.0013 [0.0004, 0.0023] of a chance more a decision than the network's
 best, by those rollouts).
-Tables not listed were not measured and pay nothing."""
+Other tables pay nothing: at 3 players the same costs gained +0.0012 [-0.0001, +0.0024] a
+decision, at 4 in 2 teams they lost 0.0015 [0.0002, 0.0027] (docs/evaluator.md, "At 3 and at 4
+players")."""
 
 
 def jack_cost(action: int, players: int) -> float:

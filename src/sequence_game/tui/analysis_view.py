@@ -55,9 +55,9 @@ def percent(chance: float) -> str:
     return f"{chance * 100:.0f}%"
 
 
-def points(change: float) -> str:
-    """A change of chance in percentage points, signed (``-17``, ``+5``)."""
-    return f"{change * 100:+.0f}"
+def points(change: float, digits: int = 0) -> str:
+    """A change of chance in percentage points, signed (``-17``, ``+5``; ``+0.6`` with a digit)."""
+    return f"{change * 100:+.{digits}f}"
 
 
 def move_line(move: MoveAnalysis) -> Text:
@@ -93,7 +93,7 @@ def summary_text(analysis: GameAnalysis, step_of: Callable[[int], int | None]) -
     for side in analysis.sides_summary:
         text.append(f"{SIDE_LETTERS[side.side]} ", style=SIDE_TEXT_STYLES[side.side])
         accuracy = "-" if side.accuracy is None else f"{side.accuracy:.0f}%"
-        added = "-" if side.added is None else f"{side.added * 100:+.1f}"
+        added = "-" if side.added is None else points(side.added, 1)
         text.append(
             _(
                 "{side}: accuracy {accuracy}, decisions {added} a move, luck {points}, "
