@@ -29,6 +29,9 @@ Figures, per side of a game (luck = the side's draws' luck minus the other side'
   the chance after the play (the draw averaged) less the mover's own-view chance before it (what
   `hard`, which the evaluator assumes, would have kept), and ``loss_vs_best``, minus the mean loss
   per decision against the evaluator's best play;
+- ``added_clipped``: ``added`` with each decision cut at +-0.05 (:data:`CLIP`), and
+  ``agreement``, the share of decisions within 0.01 of the evaluator's best play: where in the
+  decisions the skill shows;
 - ``combined``: ``draws_and_deal`` and ``added`` weighed together by the weights that give the
   largest signal on the other dumps' games of the two bots (``inverse(covariance) @ means``): the
   most a straight line of the two figures can show.
@@ -51,7 +54,7 @@ import math
 import random
 import statistics
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from skill_figures import side_figures  # the decisions' figures of one side
@@ -59,7 +62,22 @@ from skill_kinds import summary  # mean, interval, signal, disjoint samples
 
 from sequence_game.analysis.scores import t_critical
 
-FIGURES = ("result", "adjusted", "adjusted_and_deal", "draws", "draws_and_deal", "added", "loss_vs_best")
+FIGURES = (
+    "result",
+    "adjusted",
+    "adjusted_and_deal",
+    "draws",
+    "draws_and_deal",
+    "added",
+    "added_clipped",
+    "loss_vs_best",
+    "agreement",
+)
+CLIP: Final = 0.05
+"""Where ``added_clipped`` cuts each decision's chance added (either way): does skill show in the
+many small decisions, or in the few large ones?"""
+NEAR_BEST: Final = 0.01
+"""``agreement``: the share of a side's decisions whose loss against the evaluator's best is at most this."""
 COMBINED = ("draws_and_deal", "added")
 """The two figures ``combined`` weighs together: the luck-taken result and the decisions' figure."""
 
@@ -110,6 +128,18 @@ def figures(game: dict[str, Any], seat: int, weights: dict[str, Any]) -> dict[st
             for f, v in side_figures(game["seats"][seat], seat, 2).items()
             if f in ("added", "loss_vs_best")
         },
+        **decision_shapes(game["seats"][seat]["moves"]),
+    }
+
+
+def decision_shapes(moves: list[list[Any]]) -> dict[str, float]:
+    """Two figures of the decisions' shape: the chance added with each decision cut at
+    :data:`CLIP`, and the share of decisions within :data:`NEAR_BEST` of the evaluator's best."""
+    added = [max(-CLIP, min(CLIP, m[3] - m[4])) for m in moves if m[5] is not None]
+    near = [m[0] <= NEAR_BEST for m in moves]
+    return {
+        "added_clipped": statistics.fmean(added) if added else 0.0,
+        "agreement": statistics.fmean(near) if near else 0.0,
     }
 
 
