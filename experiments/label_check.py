@@ -22,8 +22,8 @@ say a jack should have been spent (docs/analysis.md, "Labels").
     # the same without the jack costs: results/label_check_no_jack_costs.json
     # at 4 players in 2 teams: --players 4 --seed 4021 --json experiments/results/label_check_4p.json
 
-At 3 and more players the analysis checks from the view alone (the expert reads hands at 2
-players only), so there ``check`` is the rule it ships and ``check_read`` a comparison.
+Up to 4 players the analysis checks with the reading (``check_read`` is the rule it ships); from 5
+players on, from the view alone (``check``).
 """
 
 from __future__ import annotations

@@ -54,12 +54,12 @@ from sequence_game.bots.ranking import ranked_plays
 from sequence_game.bots.reading import HandReader
 from sequence_game.evaluator.advice import advise
 from sequence_game.evaluator.model import Evaluator
-from sequence_game.evaluator.moves import judge_plays
+from sequence_game.evaluator.moves import JACK_COSTS, judge_plays
 from sequence_game.state import GameState
 from sequence_game.views import PlayerView
 
-TWO_PLAYER_COSTS = (0.044, 0.017)
-"""The jack costs fitted at 2 players (``evaluator.moves.JACK_COSTS[2]``), tried at other tables."""
+TWO_PLAYER_COSTS = JACK_COSTS[2]
+"""The jack costs fitted at 2 players, tried at other tables."""
 
 EXPERT_JACK_WEIGHTS = (2.2, 2.8)
 """The expert's weights on the other hand holding a two-eyed and a one-eyed jack (bots.EXPERT)."""
@@ -103,7 +103,7 @@ def position(
     side = view.side
     plain = _values(dealt_rows(Determinizer(view, rng, True), worlds), cands, side, rng)
     reads: dict[str, list[float]] = {}
-    if view.config.players == 2:  # the reading the expert and the label check use (2 players)
+    if view.config.players == 2:  # the expert's reading, as it reads (2 players)
         held = reader.read(view)
         read = _values(dealt_rows(Determinizer(view, rng, True, held), worlds), cands, side, rng)
         weighted = Determinizer(view, rng, True, held, EXPERT_JACK_WEIGHTS)
@@ -214,13 +214,28 @@ def _jack_costs(rows: list[dict[str, Any]], key: str = "ta") -> np.ndarray:
     of plays)."""
     xs, ys = [], []
     for r in rows:
-        a = np.array(r["plays"])
-        x = np.stack([(a >= WILD) & (a < REMOVE), a >= REMOVE], axis=1).astype(float)
+        x = _jack_kinds(r["plays"])
         y = np.array(r[key]) - np.array(r["v"])
         xs.append(x - x.mean(axis=0))
         ys.append(y - y.mean())
     costs, *_ = np.linalg.lstsq(np.vstack(xs), -np.concatenate(ys), rcond=None)
     return costs
+
+
+def _jack_kinds(plays: list[int]) -> np.ndarray:
+    """Per play, whether it spends a two-eyed and a one-eyed jack (plays by 2, 0 or 1)."""
+    a = np.array(plays)
+    return np.stack([(a >= WILD) & (a < REMOVE), a >= REMOVE], axis=1).astype(float)
+
+
+def _gains_with_costs(rows: list[dict[str, Any]], costs: Any) -> list[float]:
+    """Per position, the evaluator's best play net of the jack ``costs`` (two-eyed, one-eyed),
+    valued on the ``tb`` half, minus its own best play."""
+    diffs = []
+    for r in rows:
+        net = np.array(r["v"]) - _jack_kinds(r["plays"]) @ np.asarray(costs)
+        diffs.append(r["tb"][int(np.argmax(net))] - r["tb"][int(np.argmax(r["v"]))])
+    return diffs
 
 
 def _corrected(rows: list[dict[str, Any]], key: str = "ta") -> dict[str, Any]:
@@ -232,22 +247,8 @@ def _corrected(rows: list[dict[str, Any]], key: str = "ta") -> dict[str, Any]:
         test = [r for r in rows if r["seed"] % 5 == fold]
         costs = _jack_costs([r for r in rows if r["seed"] % 5 != fold], key)
         costs_by_fold.append(costs.tolist())
-        for r in test:
-            a = np.array(r["plays"])
-            net = np.array(r["v"]) - costs[0] * ((a >= WILD) & (a < REMOVE)) - costs[1] * (a >= REMOVE)
-            diffs.append(r["tb"][int(np.argmax(net))] - r["tb"][int(np.argmax(r["v"]))])
+        diffs += _gains_with_costs(test, costs)
     return {"jack_costs_by_fold": costs_by_fold, "minus_the_evaluator_s_best": _mean_ci(np.array(diffs))}
-
-
-def _with_costs(rows: list[dict[str, Any]], costs: tuple[float, float]) -> list[float]:
-    """The evaluator's best play net of fixed jack ``costs``, valued on the ``tb`` half, minus
-    its own best play (costs fitted elsewhere: at 2 players, ``evaluator.moves.JACK_COSTS``)."""
-    diffs = []
-    for r in rows:
-        a = np.array(r["plays"])
-        net = np.array(r["v"]) - costs[0] * ((a >= WILD) & (a < REMOVE)) - costs[1] * (a >= REMOVE)
-        diffs.append(r["tb"][int(np.argmax(net))] - r["tb"][int(np.argmax(r["v"]))])
-    return _mean_ci(np.array(diffs))
 
 
 def _losses(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -289,7 +290,7 @@ def report(args: argparse.Namespace) -> None:
     if players != {2}:  # another table: are the 2-player costs (fitted on other games) worth it here?
         out["two_player_costs"] = {
             "costs": TWO_PLAYER_COSTS,
-            "minus_the_evaluator_s_best": _with_costs(rows, TWO_PLAYER_COSTS),
+            "minus_the_evaluator_s_best": _mean_ci(np.array(_gains_with_costs(rows, TWO_PLAYER_COSTS))),
         }
     if args.hint:
         hint = [r for r in _load(args.hint) if r["mover"] == "evaluator"]
