@@ -24,7 +24,8 @@ with the expert's jack weights too), and the true other hands with the draw pile
 only, so at larger tables the two kinds of worlds with the reading are left out. ``report`` compares the choices on
 the true-hand half each did not choose on, so that no choice gains from its own noise, and tries
 the simplest correction of the evaluator's ranking: a cost for spending each kind of jack, fitted
-on the other games' ``ta`` (five folds by seed).
+on the other games' ``ta`` (five folds by seed); at 3 and more players also the 2-player costs and
+costs searched on a grid for the best play itself.
 """
 
 from __future__ import annotations
@@ -251,6 +252,22 @@ def _corrected(rows: list[dict[str, Any]], key: str = "ta") -> dict[str, Any]:
     return {"jack_costs_by_fold": costs_by_fold, "minus_the_evaluator_s_best": _mean_ci(np.array(diffs))}
 
 
+def _searched(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The jack costs chosen for the decision itself: on each fold's other games, the pair on a
+    grid (0 to 0.08 and 0 to 0.06, steps of 0.005) whose net best play is worth most on ``ta``;
+    valued on the fold's games' ``tb``, minus the evaluator's own best play."""
+    grid = [(a / 200, b / 200) for a in range(17) for b in range(13)]
+    diffs: list[float] = []
+    chosen = []
+    for fold in range(5):
+        train = [r for r in rows if r["seed"] % 5 != fold]
+        scored = [dict(r, tb=r["ta"]) for r in train]  # the fit sees the ta half only
+        best = max(grid, key=lambda c: float(np.mean(_gains_with_costs(scored, c))))
+        chosen.append(list(best))
+        diffs += _gains_with_costs([r for r in rows if r["seed"] % 5 == fold], best)
+    return {"jack_costs_by_fold": chosen, "minus_the_evaluator_s_best": _mean_ci(np.array(diffs))}
+
+
 def _losses(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The evaluator's loss (its best play's chance minus the play made's) against the same two
     plays' loss by rollouts, by bands of the evaluator's loss."""
@@ -288,6 +305,7 @@ def report(args: argparse.Namespace) -> None:
     out["jack_costs_fitted_to_the_view"] = _corrected(rows, "ra")
     players = {r.get("players", 2) for r in rows}
     if players != {2}:  # another table: are the 2-player costs (fitted on other games) worth it here?
+        out["jack_costs_searched"] = _searched(rows)
         out["two_player_costs"] = {
             "costs": TWO_PLAYER_COSTS,
             "minus_the_evaluator_s_best": _mean_ci(np.array(_gains_with_costs(rows, TWO_PLAYER_COSTS))),

@@ -208,6 +208,10 @@ def main() -> None:
             }
             for f, v in figs.items()
         }
+        # how much the two figures ``combined`` weighs share, game by game
+        out[name]["combined"]["correlation_of_its_figures"] = round(
+            float(np.corrcoef(figs[COMBINED[0]], figs[COMBINED[1]])[0, 1]), 3
+        )
     text = json.dumps(out, indent=1)
     print(text)
     if args.json:
