@@ -52,7 +52,11 @@ from sequence_game.bots.heuristic import WIN, HeuristicBot
 from sequence_game.bots.pimc import PimcBot
 from sequence_game.evaluator.leaves import leaf_values
 from sequence_game.evaluator.model import Evaluator
+from sequence_game.evaluator.whole import WholeJudge
+from sequence_game.fast import kernels as k
+from sequence_game.fast.leaf_features import row_features
 from sequence_game.fast.pimc import candidate_values, cut_rollouts, world_rows
+from sequence_game.features.position import history_marks
 from sequence_game.views import PlayerView
 
 POLICY = 3  # the expert's rollouts: the heuristic with its inference, every seat
@@ -89,6 +93,21 @@ def expert_setup(bot: PimcBot, view: PlayerView) -> tuple[list[int], Determinize
     return cands, Determinizer(view, bot.rng, bot.inference, held, bot.jack_weights)
 
 
+def both_leaf_values(judge: WholeJudge, view: PlayerView, worlds: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``leaf_values`` with each cut end judged by the whole-position judge, with both hands of
+    its world (2 players): ``float64[C, W]`` on the rollouts' scale, a finished game its result."""
+    marks = history_marks(view.history, view.config.sides)
+    mine = row_features(ends, worlds, view.seat, marks)
+    theirs = row_features(ends, worlds, 1 - view.seat, marks)
+    over = ends[:, :, k.I_END] != k.END_NONE
+    values = np.empty(ends.shape[:2], dtype=np.float64)
+    if (~over).any():
+        values[~over] = 2.0 * judge.chances(mine[~over], theirs[~over]) - 1.0
+    winners = ends[:, :, k.I_WINNER][over]
+    values[over] = np.where(winners < 0, 0.0, np.where(winners == view.side, 1.0, -1.0))
+    return values
+
+
 def regret(est: np.ndarray, truth: np.ndarray, k_worlds: int, rng: np.random.Generator, boots: int) -> float:
     """Mean regret (in chance: half the value scale) of the best mean over ``k_worlds`` test worlds."""
     worlds = est.shape[1]
@@ -111,15 +130,26 @@ def main() -> None:
     ap.add_argument(
         "--dump", type=Path, help="one JSON line per position: candidates, truth and estimators' means"
     )
+    ap.add_argument(
+        "--both-hands",
+        nargs="?",
+        const="",
+        metavar="WEIGHTS",
+        help="also judge each cut end with both hands of its world by the whole-position judge "
+        "(evaluator.whole; the shipped one, or these weights): estimators both<h>",
+    )
     args = ap.parse_args()
 
     judge = Evaluator.load()
+    both = None if args.both_hands is None else WholeJudge.load(args.both_hands or None)
     bot = make_bot(EXPERT, seed=args.seed)
     assert isinstance(bot, PimcBot)
     views = positions(args.games, args.every, args.seed)
     rng = random.Random(args.seed)
     boot = np.random.default_rng(args.seed)
     names = ["full"] + [f"cut{hz}" for hz in args.horizons]
+    if both is not None:
+        names += [f"both{hz}" for hz in args.horizons]
     cpu = dict.fromkeys(names + [f"eval{hz}" for hz in args.horizons], 0.0)
     pairs = 0
     noise = {n: [] for n in names}  # type: dict[str, list[float]]
@@ -148,6 +178,8 @@ def main() -> None:
             t = time.process_time()
             est[f"cut{hz}"] = leaf_values(judge, view, test, ends)
             cpu[f"eval{hz}"] += time.process_time() - t
+            if both is not None:
+                est[f"both{hz}"] = both_leaf_values(both, view, test, ends)
         pairs += len(cands) * args.test
         if args.dump:
             line = {"cands": cands, "truth": truth.tolist()} | {
@@ -169,12 +201,12 @@ def main() -> None:
     report: dict[str, Any] = {
         "positions": used,
         "candidates": len(truth_means),
-        "args": vars(args) | {"json": str(args.json)},
+        "args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
     }
     for n in names:
         m = np.array(means[n])
-        per_pair = cpu[n] / pairs
-        evaluation = cpu.get(f"eval{n[3:]}", 0.0) / pairs if n != "full" else 0.0
+        per_pair = cpu[n.replace("both", "cut")] / pairs
+        evaluation = cpu.get(f"eval{n[3:]}", 0.0) / pairs if n.startswith("cut") else 0.0
         report[n] = {
             "corr_with_truth": float(np.corrcoef(m, truth_means)[0, 1]),
             "noise_per_world": float(np.mean(noise[n])),

@@ -12,6 +12,10 @@
    fit the Platt scalings, one for all tables and one per table.
 3. The weights go to ``--out`` (by default the package's ``evaluator/weights.npz``) with what
    made them; a JSON summary is printed.
+4. The whole-position judge (``evaluator.whole``: both hands known, 2 players, for the analysis'
+   luck): ``--whole-games`` 2-player games of ``hard`` against ``hard`` and as many explored ones
+   (seeds from 30,000,000 and 31,000,000), fitted the same way on the games whose seed is not
+   0 mod 10, to ``--whole-out``. ``--part evaluator`` or ``--part whole`` makes one of the two.
 
 About 10 ms of CPU a game for the self-play and a few minutes for the fit on a 2-core machine.
 """
@@ -22,6 +26,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -31,6 +36,9 @@ from sequence_game.config import GameConfig
 from sequence_game.evaluator.model import ASSUMES, WEIGHTS, Network
 from sequence_game.evaluator.selfplay import TABLES, Positions, chunks, generate
 from sequence_game.evaluator.training import fit, log_loss, platt, reliability
+from sequence_game.evaluator.whole import DATA_SEED as WHOLE_SEED
+from sequence_game.evaluator.whole import EXPLORE_SEED as WHOLE_EXPLORE_SEED
+from sequence_game.evaluator.whole import WHOLE_FEATURES, WHOLE_WEIGHTS, WholePositions, whole_positions
 from sequence_game.features.position import FEATURE_NAMES
 
 CHUNK = 500
@@ -40,6 +48,8 @@ DATA_VERSION = "1"
 """The self-play chunks' format (unchanged by version 2: its games are those of version 1)."""
 CALIBRATION_SEED = 5_000_000
 EXPLORE_SEED = 20_000_000
+WHOLE_VERSION = "1"
+"""The whole-position judge's version."""
 
 
 def _chunk(path: str, seeds: range, explore: bool) -> str:
@@ -48,20 +58,32 @@ def _chunk(path: str, seeds: range, explore: bool) -> str:
 
 
 def self_play(data: Path, start: int, games: int, workers: int, explore: bool = False) -> Positions:
-    data.mkdir(parents=True, exist_ok=True)
-    todo = []
-    paths = []
     kind = "explore" if explore else "selfplay"
-    for seeds in chunks(start, games, CHUNK):
-        path = data / f"{kind}-v{DATA_VERSION}-{seeds.start}-{seeds.stop}.npz"
-        paths.append(path)
-        if not path.exists():
-            todo.append((str(path), seeds, explore))
+    paths, todo = _chunk_jobs(data, f"{kind}-v{DATA_VERSION}", start, games, explore)
+    _make_chunks(_chunk, todo, workers, "self-play")
+    return Positions.concat([Positions.load(str(p)) for p in paths])
+
+
+def _chunk_jobs(
+    data: Path, name: str, start: int, games: int, explore: bool
+) -> tuple[list[Path], list[tuple[str, range, bool]]]:
+    """The chunk files of ``games`` games from seed ``start`` (``NAME-FIRST-STOP.npz``) and the
+    jobs that make those still missing: a rerun resumes."""
+    data.mkdir(parents=True, exist_ok=True)
+    paths = [data / f"{name}-{seeds.start}-{seeds.stop}.npz" for seeds in chunks(start, games, CHUNK)]
+    seeds_of = list(chunks(start, games, CHUNK))
+    todo = [(str(p), r, explore) for p, r in zip(paths, seeds_of, strict=True) if not p.exists()]
+    return paths, todo
+
+
+def _make_chunks(
+    make: Callable[[str, range, bool], str], todo: list[tuple[str, range, bool]], workers: int, label: str
+) -> None:
+    """Write the chunks still missing (``make(path, seeds, explore)`` each), ``workers`` at a time."""
     t = time.time()
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for i, done in enumerate(pool.map(_chunk, *zip(*todo, strict=True)) if todo else []):
-            print(f"self-play: {i + 1}/{len(todo)} chunks ({done}), {time.time() - t:.0f} s", file=sys.stderr)
-    return Positions.concat([Positions.load(str(p)) for p in paths])
+        for i, done in enumerate(pool.map(make, *zip(*todo, strict=True)) if todo else []):
+            print(f"{label}: {i + 1}/{len(todo)} chunks ({done}), {time.time() - t:.0f} s", file=sys.stderr)
 
 
 def calibration_set(data: Path, games: int, workers: int) -> Positions:
@@ -88,6 +110,69 @@ def _table_chunk(players: int, sides: int, seeds: range) -> Positions:
     return generate(seeds, tables=[(GameConfig(players=players, teams=sides), 1.0)])
 
 
+def _whole_chunk(path: str, seeds: range, explore: bool) -> str:
+    whole_positions(seeds, explore).save(path)
+    return path
+
+
+def whole_self_play(data: Path, games: int, workers: int) -> WholePositions:
+    """The whole-position judge's games, in resumable chunks (explored ones first)."""
+    paths, todo = _chunk_jobs(data, "whole-explore", WHOLE_EXPLORE_SEED, games, True)
+    played, more = _chunk_jobs(data, "whole-play", WHOLE_SEED, games, False)
+    paths, todo = paths + played, todo + more
+    _make_chunks(_whole_chunk, todo, workers, "whole")
+    return WholePositions.concat(WholePositions.load(p) for p in paths)
+
+
+def _fit_kept(
+    x: np.ndarray, y: np.ndarray, held: np.ndarray, args: argparse.Namespace, label: str = ""
+) -> Network:
+    """The network fitted on the rows not ``held`` out, as the options say."""
+    return fit(
+        x[~held],
+        y[~held],
+        hidden=args.hidden,
+        epochs=args.epochs,
+        seed=args.seed,
+        log=lambda line: print(f"{label}{line}", file=sys.stderr),
+    )
+
+
+def train_whole(args: argparse.Namespace) -> dict[str, object]:
+    """Step 4: the whole-position judge, its held-out scores beside the one-view evaluator's."""
+    from sequence_game.evaluator.model import Evaluator
+
+    positions = whole_self_play(args.data, args.whole_games, args.workers)
+    held = positions.game % 10 == 0
+    net = _fit_kept(positions.x, positions.y, held, args, "whole: ")
+    y = positions.y[held]
+    both = net.predict(positions.x[held])
+    one = Evaluator.load().chances_of_features(positions.x[held][:, : len(FEATURE_NAMES)])
+    net.meta = {
+        "version": WHOLE_VERSION,
+        "features": list(WHOLE_FEATURES),
+        "assumes": ASSUMES,
+        "data": {
+            "games": args.whole_games,
+            "seeds": [WHOLE_SEED, WHOLE_SEED + args.whole_games - 1],
+            "explored_games": args.whole_games,
+            "explored_seeds": [WHOLE_EXPLORE_SEED, WHOLE_EXPLORE_SEED + args.whole_games - 1],
+            "positions": len(positions),
+            "held_out": "seeds 0 mod 10 (validation)",
+        },
+        "hidden": args.hidden,
+        "epochs": args.epochs,
+        "validation": {
+            "log_loss": log_loss(both, y),
+            "brier": float(np.mean((both - y) ** 2)),
+            "one_view_log_loss": log_loss(one, y),
+            "one_view_brier": float(np.mean((one - y) ** 2)),
+        },
+    }
+    net.save(args.whole_out)
+    return {**net.meta, "weights": str(args.whole_out)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60_000)
@@ -109,8 +194,20 @@ def main() -> int:
     parser.add_argument(
         "--network", type=Path, default=None, help="reuse this file's network: calibrate only"
     )
+    parser.add_argument(
+        "--whole-games",
+        type=int,
+        default=40_000,
+        help="2-player games for the whole-position judge, and as many explored ones",
+    )
+    parser.add_argument("--whole-out", type=Path, default=WHOLE_WEIGHTS)
+    parser.add_argument("--part", choices=("all", "evaluator", "whole"), default="all")
     args = parser.parse_args()
     start = time.time()
+    whole = train_whole(args) if args.part in ("all", "whole") else None
+    if args.part == "whole":
+        print(json.dumps({**(whole or {}), "seconds": round(time.time() - start, 1)}, indent=1))
+        return 0
     positions = Positions.concat(
         [
             self_play(args.data, args.seed, args.games, args.workers),
@@ -122,14 +219,7 @@ def main() -> int:
     if args.network is not None:
         net = Network.load(args.network)
     else:
-        net = fit(
-            positions.x[~held],
-            positions.y[~held],
-            hidden=args.hidden,
-            epochs=args.epochs,
-            seed=args.seed,
-            log=lambda line: print(line, file=sys.stderr),
-        )
+        net = _fit_kept(positions.x, positions.y, held, args)
     # the scalings come from thousands of fresh games a table: positions of one game share its
     # result, so a few hundred games leave the slope too uncertain (it moved by 0.1-0.4)
     cal = calibration_set(args.data, args.calibration_games, args.workers)
@@ -161,6 +251,8 @@ def main() -> int:
     }
     net.save(args.out)
     summary = {**net.meta, "seconds": round(time.time() - start, 1), "weights": str(args.out)}
+    if whole is not None:
+        summary["whole"] = whole
     summary["calibration"] = list(net.calibration)
     summary["tables"] = {f"{p}/{s}": list(ab) for (p, s), ab in net.tables.items()}
     print(json.dumps(summary, indent=1))

@@ -217,7 +217,12 @@ def test_the_luck_and_the_decisions_add_up_over_a_whole_game(whole_game: Any) ->
         assert side.start + side.decisions + side.luck + side.others == pytest.approx(side.result)
         others = sum(m.luck for m in analysis.moves if m.side != side.side)
         assert side.luck_against == pytest.approx(others)
-        assert side.adjusted == pytest.approx(side.result - side.luck + others)
+        # at 2 players the luck taken out is judged with both hands known: the deal and each draw
+        assert side.luck_known == pytest.approx(sum(m.luck_known or 0.0 for m in moves))
+        against = sum(m.luck_known or 0.0 for m in analysis.moves if m.side != side.side)
+        assert side.luck_known_against == pytest.approx(against)
+        assert side.deal_known is not None and -0.5 < side.deal_known < 0.5
+        assert side.adjusted == pytest.approx(side.result - side.deal_known - side.luck_known + against)
         gains = [  # what the decisions added: the chance after each less the mover's just before it
             m.after - prev.chances[m.seat]
             for prev, m in pairwise(analysis.moves)
@@ -226,6 +231,10 @@ def test_the_luck_and_the_decisions_add_up_over_a_whole_game(whole_game: Any) ->
         assert side.added == pytest.approx(sum(gains) / len(gains))
     # with average luck the results still share one game: the adjusted results sum to 1
     assert sum(s.adjusted for s in analysis.sides_summary) == pytest.approx(1.0)
+    assert sum(s.deal_known or 0.0 for s in analysis.sides_summary) == pytest.approx(0.0)
+    drawn = [m for m in analysis.moves if m.drawn is not None]
+    assert drawn and all(m.luck_known is not None for m in drawn)
+    assert all(m.luck_known is None for m in analysis.moves if m.drawn is None)
     assert sum(s.moves for s in analysis.sides_summary) == len(analysis.moves)
     assert analysis.moves[-1].drawn is None  # the winning play ends the game before any draw
 
@@ -296,8 +305,8 @@ def test_skill_shows_in_the_luck_adjusted_result() -> None:
     much of its noise; and what the decisions added against `hard`'s (their chance after the play
     less the chance before it, a jack play net of its cost) is higher for the better player. On 20
     deals of ``heuristic`` against ``greedy``, seats swapped, the heuristic comes out ahead on both,
-    and the luck-adjusted result spreads less than the result (1,200 games: 0.70 against 0.96 a
-    game)."""
+    and the luck-adjusted result spreads less than the result (1,200 games, every hand known:
+    0.60 against 0.96 a game)."""
     adjusted: list[float] = []
     results: list[float] = []
     added: list[float] = []
@@ -329,6 +338,7 @@ def test_text_json_and_chart(whole_game: Any, tmp_path: Path) -> None:
 
     text = format_text(whole_game)
     assert "largest swings" in text and "side 0: accuracy" in text and "luck-adjusted result" in text
+    assert "every hand known" in text  # 2 players: the deal and the draws judged with both hands
     decision = next(m for m in whole_game.moves if m.decision)
     assert f"best: {decision.alternatives[0].move}" in text
     data = json.loads(json.dumps(whole_game.to_json()))
@@ -400,6 +410,11 @@ def test_manual_draws_three_sides_and_a_table_talk_fine_are_analysed() -> None:
         else:
             assert "discard" in kinds  # the fine
         assert len(analysis.sides_summary) == config.sides
+        # the whole-position judge knows 2-player tables only: luck from the drawers' views here
+        assert all(m.luck_known is None for m in analysis.moves)
+        for s in analysis.sides_summary:
+            assert s.luck_known is None and s.deal_known is None
+            assert s.adjusted == pytest.approx(s.result - s.luck + s.luck_against)
         for m in analysis.moves:
             assert 0.0 <= m.after <= m.before <= 1.0 and len(m.chances) == config.players
             side0 = [c for s, c in enumerate(m.chances) if s % config.sides == 0]

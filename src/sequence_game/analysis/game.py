@@ -13,6 +13,11 @@ Per move of seat ``m`` (side ``s``), all from ``m``'s view before the move, as t
   keeps its jacks leaves the others expecting draws that are in its hand);
 - ``luck = after_draw - after_pile``: what the draw was worth against an average draw from that pile.
 
+At 2 players each draw is also judged with both hands known (``luck_known``, by the whole-position
+judge, :mod:`sequence_game.evaluator.whole`), and so is the deal; those are the luck the
+luck-adjusted result takes out there: judged from the drawer's view alone, a draw's luck also
+carries what the other hand held.
+
 So ``after_draw = before - loss + hidden + luck`` for every move, and a side's figures add up over the
 game: ``start + decisions + luck + others = result`` (:class:`SideSummary`). A decision is
 labelled where its loss passes a threshold, and the label is then checked by rollouts of the two
@@ -42,6 +47,7 @@ from .check import CHECK_WORLDS, CHECKED_LABELS, can_check, new_reader, rollout_
 if TYPE_CHECKING:  # NumPy loads with the evaluator, when an analysis runs, not on import
     from ..bots.reading import HandReader
     from ..evaluator.model import Evaluator
+    from ..evaluator.whole import WholeJudge
 
 MISTAKE: Final = 0.10
 """A decision that loses at least this much winning chance (10 percentage points) is a mistake."""
@@ -137,6 +143,10 @@ class MoveAnalysis:
     actual play over the pile's cards)."""
     hidden: float = 0.0
     """``after_pile - after``: the draw averaged over the pile's cards against over every unseen card."""
+    luck_known: float | None = None
+    """At 2 players, the draw's luck with both hands known: the drawer's chance by the
+    whole-position judge against its mean over the pile's cards (``None``: nothing drawn from a
+    pile, the game over, or more players)."""
     checked_loss: float | None = None
     """For a decision the evaluator labelled: the loss by rollouts that checked it (:mod:`.check`),
     from which its label was read again; ``None`` where nothing was checked."""
@@ -163,8 +173,17 @@ class SideSummary:
     """The other sides' luck, counted against this side: the sum of their draws' luck (each from
     its drawer's view), shared equally among the sides that did not draw."""
     adjusted: float = 0.0
-    """The luck-adjusted result, ``result - luck + luck_against``: what the result would be worth
-    had every draw been an average one. Over the sides it sums to the results' sum."""
+    """The luck-adjusted result: what the result would be worth had the deal and every draw been
+    average ones. At 2 players ``result - deal_known - luck_known + luck_known_against``, with
+    both hands known; else ``result - luck + luck_against``. Over the sides it sums to the
+    results' sum."""
+    deal_known: float | None = None
+    """At 2 players, the deal's luck with both hands known: the side's chance after the deal
+    by the whole-position judge, less a half (the two sides' sum to zero)."""
+    luck_known: float | None = None
+    """At 2 players, the sum of its draws' ``luck_known``."""
+    luck_known_against: float | None = None
+    """At 2 players, the other side's ``luck_known``."""
     added: float | None = None
     """What its decisions added, a decision on average: the chance after the play made (``after``)
     less the mover's own-view chance just before it, which is the chance of the position when
@@ -360,9 +379,10 @@ def analyze_record(
         labels_checked=budget.check > 0 and can_check(),
     )
     reader = new_reader()  # one for the game: it remembers what it read of each play
+    whole = _whole_judge(config)
     for done, step in enumerate(walk, start=1):
         after = walk[done].state if done < len(walk) else final
-        analysis.moves.append(_analyse_move(step, after, budget, judge_with, reader))
+        analysis.moves.append(_analyse_move(step, after, budget, judge_with, reader, whole))
         if progress is not None:
             progress(done, len(walk))
         if budget.delay:
@@ -370,7 +390,8 @@ def analyze_record(
     outcome = final.outcome()
     analysis.over = outcome is not None
     analysis.winner = outcome.winner if outcome else None
-    analysis.sides_summary = [_summary(analysis, s, final) for s in range(config.sides)]
+    deals = [whole.deal(walk[0].state, s) - 0.5 for s in (0, 1)] if whole is not None and walk else None
+    analysis.sides_summary = [_summary(analysis, s, final, deals) for s in range(config.sides)]
     analysis.seconds = time.perf_counter() - started
     return analysis
 
@@ -393,8 +414,22 @@ def analyse_move(
     return _analyse_move(step, after, budget or Budget(), load_evaluator(evaluator))
 
 
+def _whole_judge(config: GameConfig) -> WholeJudge | None:
+    """The whole-position judge at 2 players (the only table it knows), else ``None``."""
+    if config.players != 2:
+        return None
+    from ..evaluator.whole import WholeJudge
+
+    return WholeJudge.load()
+
+
 def _analyse_move(
-    step: Step, after_state: GameState, budget: Budget, evaluator: Evaluator, reader: HandReader | None = None
+    step: Step,
+    after_state: GameState,
+    budget: Budget,
+    evaluator: Evaluator,
+    reader: HandReader | None = None,
+    whole: WholeJudge | None = None,
 ) -> MoveAnalysis:
     """One action judged from its mover's view; ``after_state`` is the real state after it."""
     state, seat = step.state, step.seat
@@ -429,6 +464,11 @@ def _analyse_move(
         drawn=card_name(j.drawn) if j.drawn is not None else None,
         after_draw=j.after_draw,
         luck=j.after_draw - j.after_pile,
+        luck_known=(
+            whole.draw_luck(after_state, seat, j.drawn, state._deck)
+            if whole is not None and j.drawn is not None and state._deck and not after_state.is_terminal()
+            else None
+        ),
         best=_name(best.action, best.card, view.hand) if best is not None else None,
         best_chance=best.chance if best is not None else None,
         label=label,
@@ -457,7 +497,9 @@ def _added(analysis: GameAnalysis, side: int) -> float | None:
     return sum(gains) / len(gains) if gains else None
 
 
-def _summary(analysis: GameAnalysis, side: int, final: GameState) -> SideSummary:
+def _summary(
+    analysis: GameAnalysis, side: int, final: GameState, deals: list[float] | None = None
+) -> SideSummary:
     moves = [m for m in analysis.moves if m.side == side]
     decisions = [m for m in moves if m.decision]
     outcome = final.outcome()
@@ -475,6 +517,12 @@ def _summary(analysis: GameAnalysis, side: int, final: GameState) -> SideSummary
         if m.label:
             labels[m.label] = labels.get(m.label, 0) + 1
     accuracy = sum(m.accuracy or 0.0 for m in decisions) / len(decisions) if decisions else None
+    adjusted = result - luck + against
+    known = against_known = None
+    if deals is not None:  # 2 players: the luck with both hands known
+        known = sum(m.luck_known or 0.0 for m in moves)
+        against_known = sum(m.luck_known or 0.0 for m in analysis.moves if m.side != side)
+        adjusted = result - deals[side] - known + against_known
     return SideSummary(
         side=side,
         moves=len(moves),
@@ -487,8 +535,11 @@ def _summary(analysis: GameAnalysis, side: int, final: GameState) -> SideSummary
         result=result,
         labels=labels,
         luck_against=against,
-        adjusted=result - luck + against,
+        adjusted=adjusted,
         added=_added(analysis, side),
+        deal_known=deals[side] if deals is not None else None,
+        luck_known=known,
+        luck_known_against=against_known,
     )
 
 

@@ -95,16 +95,24 @@ def format_text(analysis: GameAnalysis) -> str:
                 result=_pct(s.result).strip(),
             )
         )
-        lines.append(
-            _(
+        if s.deal_known is not None and s.luck_known is not None and s.luck_known_against is not None:
+            adjusted = _(
+                "side {side}: luck-adjusted result {adjusted} (result {result} - the deal's luck {deal} "
+                "- own luck {luck} + the other side's luck {against}, every hand known)"
+            )
+            terms = {"deal": s.deal_known, "luck": s.luck_known, "against": s.luck_known_against}
+        else:
+            adjusted = _(
                 "side {side}: luck-adjusted result {adjusted} (result {result} - own luck {luck} "
                 "+ the other sides' luck {against})"
-            ).format(
+            )
+            terms = {"luck": s.luck, "against": s.luck_against}
+        lines.append(
+            adjusted.format(
                 side=s.side,
                 adjusted=_pct(s.adjusted).strip(),
                 result=_pct(s.result).strip(),
-                luck=_signed(s.luck),
-                against=_signed(s.luck_against),
+                **{name: _signed(value) for name, value in terms.items()},
             )
         )
         if s.added is not None:

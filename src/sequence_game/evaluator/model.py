@@ -95,11 +95,12 @@ class Network:
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
     @classmethod
-    def load(cls, path: str | Path) -> Network:
+    def load(cls, path: str | Path, features: Sequence[str] = FEATURE_NAMES) -> Network:
+        """The network of a weights file, which must have been fitted on ``features``."""
         with np.load(path, allow_pickle=False) as data:
             layers = sum(1 for name in data.files if name.startswith("w"))
             meta = json.loads(str(data["meta"]))
-            if list(meta.get("features", FEATURE_NAMES)) != list(FEATURE_NAMES):
+            if list(meta.get("features", features)) != list(features):
                 raise ValueError(f"{path}: weights for other features (version {meta.get('version')})")
             a, b = (float(v) for v in data["calibration"])
             tables = {

@@ -102,7 +102,7 @@ def summary_text(analysis: GameAnalysis, step_of: Callable[[int], int | None]) -
                 side=side_name(side.side),
                 accuracy=accuracy,
                 added=added,
-                points=points(side.luck),
+                points=points(side.luck if side.luck_known is None else side.luck_known),
                 result=percent(side.adjusted),
             )
         )
