@@ -50,10 +50,9 @@ from sequence_game.bots import EXPERT, make_bot
 from sequence_game.bots.determinize import Determinizer
 from sequence_game.bots.heuristic import WIN, HeuristicBot
 from sequence_game.bots.pimc import PimcBot
-from sequence_game.evaluator.leaves import leaf_values
+from sequence_game.evaluator.leaves import end_values, leaf_values
 from sequence_game.evaluator.model import Evaluator
 from sequence_game.evaluator.whole import WholeJudge
-from sequence_game.fast import kernels as k
 from sequence_game.fast.leaf_features import row_features
 from sequence_game.fast.pimc import candidate_values, cut_rollouts, world_rows
 from sequence_game.features.position import history_marks
@@ -99,13 +98,7 @@ def both_leaf_values(judge: WholeJudge, view: PlayerView, worlds: np.ndarray, en
     marks = history_marks(view.history, view.config.sides)
     mine = row_features(ends, worlds, view.seat, marks)
     theirs = row_features(ends, worlds, 1 - view.seat, marks)
-    over = ends[:, :, k.I_END] != k.END_NONE
-    values = np.empty(ends.shape[:2], dtype=np.float64)
-    if (~over).any():
-        values[~over] = 2.0 * judge.chances(mine[~over], theirs[~over]) - 1.0
-    winners = ends[:, :, k.I_WINNER][over]
-    values[over] = np.where(winners < 0, 0.0, np.where(winners == view.side, 1.0, -1.0))
-    return values
+    return end_values(ends, view.side, lambda open_rows: judge.chances(mine[open_rows], theirs[open_rows]))
 
 
 def regret(est: np.ndarray, truth: np.ndarray, k_worlds: int, rng: np.random.Generator, boots: int) -> float:

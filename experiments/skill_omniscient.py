@@ -101,7 +101,8 @@ def luck(args: argparse.Namespace) -> None:
 
 
 def whole_terms(game: dict[str, Any], seat: int) -> dict[str, float]:
-    """The side's result less a half, its deal less a half, its net luck and its net luck by thirds."""
+    """The side's result less a half, its deal's luck (its chance after the deal less a half), its
+    net draws' luck (its own less the other side's) and the same by thirds of the game."""
     mine, theirs = game["seats"][seat]["whole"], game["seats"][1 - seat]["whole"]
     out = {
         "y": game["seats"][seat]["summary"]["result"] - 0.5,

@@ -70,9 +70,9 @@ def _chunk_jobs(
     """The chunk files of ``games`` games from seed ``start`` (``NAME-FIRST-STOP.npz``) and the
     jobs that make those still missing: a rerun resumes."""
     data.mkdir(parents=True, exist_ok=True)
-    paths = [data / f"{name}-{seeds.start}-{seeds.stop}.npz" for seeds in chunks(start, games, CHUNK)]
-    seeds_of = list(chunks(start, games, CHUNK))
-    todo = [(str(p), r, explore) for p, r in zip(paths, seeds_of, strict=True) if not p.exists()]
+    ranges = list(chunks(start, games, CHUNK))
+    paths = [data / f"{name}-{seeds.start}-{seeds.stop}.npz" for seeds in ranges]
+    todo = [(str(p), seeds, explore) for p, seeds in zip(paths, ranges, strict=True) if not p.exists()]
     return paths, todo
 
 

@@ -23,7 +23,7 @@ own view's with the rollout's actions after it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -83,14 +83,20 @@ def leaf_values(judge: Evaluator, view: PlayerView, worlds: np.ndarray, ends: np
     :func:`~sequence_game.fast.leaf_features.row_features` (:func:`python_leaf_values` reads
     them as the analysis does, through a view of each row: the same numbers, a hundred times
     slower)."""
-    cands, count = ends.shape[0], ends.shape[1]
     x = row_features(ends, worlds, view.seat, history_marks(view.history, view.config.sides))
+    return end_values(ends, view.side, lambda open_rows: judge.chances_of_features(x[open_rows]))
+
+
+def end_values(ends: np.ndarray, side: int, open_chances: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``float64[C, W]`` for ``side`` on the rollouts' scale: a finished game's result (+1, 0 a
+    drawn game, -1), and ``2p - 1`` for the open ones, ``p = open_chances(mask)`` being the chances
+    of the rows ``ends[mask]`` (whatever judges them)."""
     over = ends[:, :, k.I_END] != k.END_NONE
-    values = np.empty((cands, count), dtype=np.float64)
+    values = np.empty(ends.shape[:2], dtype=np.float64)
     if (~over).any():
-        values[~over] = 2.0 * judge.chances_of_features(x[~over]) - 1.0
+        values[~over] = 2.0 * open_chances(~over) - 1.0
     winners = ends[:, :, k.I_WINNER][over]
-    values[over] = np.where(winners < 0, 0.0, np.where(winners == view.side, 1.0, -1.0))
+    values[over] = np.where(winners < 0, 0.0, np.where(winners == side, 1.0, -1.0))
     return values
 
 

@@ -34,9 +34,10 @@ import numpy as np
 
 from ..cards import Card
 from ..config import GameConfig
-from ..features.position import FEATURE_NAMES, NUM_FEATURES, draw_features, features, view_parts, with_hand
+from ..features.position import FEATURE_NAMES, NUM_FEATURES, draw_features, features, with_hand
 from ..state import GameState
 from .model import Network
+from .moves import position_marks, seat_parts
 
 WHOLE_WEIGHTS: Final = Path(__file__).with_name("whole_weights.npz")
 TWO: Final = GameConfig(players=2)
@@ -77,7 +78,8 @@ class WholeJudge:
     def deal(self, state: GameState, seat: int) -> float:
         """``seat``'s chance in ``state`` (the deal, or any position), both hands read."""
         _check(state.config)
-        x = features([view_parts(state.view(s)) for s in (seat, 1 - seat)])
+        marks = position_marks(state)
+        x = features([seat_parts(state, s, marks) for s in (seat, 1 - seat)])
         return float(self.chances(x[:1], x[1:])[0])
 
     def draw_luck(self, after: GameState, seat: int, drawn: Card, pile: Sequence[Card]) -> float:
@@ -92,10 +94,11 @@ class WholeJudge:
         hand = after.hand(seat)
         hand.remove(drawn)
         cards = sorted(copies)
+        marks = position_marks(after)  # the history read once for both seats
         mine = draw_features(
-            [with_hand(view_parts(after.view(seat)), hand)], [0] * (len(cards) + 1), [drawn, *cards]
+            [with_hand(seat_parts(after, seat, marks), hand)], [0] * (len(cards) + 1), [drawn, *cards]
         )
-        theirs = features([view_parts(after.view(1 - seat))])
+        theirs = features([seat_parts(after, 1 - seat, marks)])
         chance = self.chances(mine, theirs)
         weights = np.array([copies[c] for c in cards], dtype=np.float64)
         return float(chance[0] - np.dot(weights, chance[1:]) / weights.sum())
