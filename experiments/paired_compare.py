@@ -12,7 +12,11 @@ index; ``--seeds`` picks some.
 ``--luck`` scores each game by the variant's luck-adjusted result instead of its result: the
 analysis judges the game's record (``oracle_strength.py --records``) and takes every draw's luck
 out (docs/analysis.md, "Skill shows in the luck-adjusted result"). A draw's luck has mean zero
-whatever the bots do, so the difference keeps its mean and loses noise.
+whatever the bots do, so the difference keeps its mean and loses noise. At 2 players each game's
+luck-adjusted result comes with its standard error (``SideSummary.adjusted_error``), and the same
+figures are then also given with the deals weighed by the inverse variance of their difference
+(docs/analysis.md, "Each game's uncertainty"): the sharper test of the difference, though each
+variant's weighted rate is the rate of its clearer games, not its win rate.
 
     .venv/bin/python experiments/paired_compare.py games.jsonl "pimc(policy=3, width=4)" \\
         "pimc(policy=3, width=4, reading=8, margin=0)"
@@ -51,15 +55,16 @@ def load(
     seeds: set[int] | None = None,
     luck: bool = False,
     workers: int = 1,
-) -> dict[tuple[int, int], tuple[int, float]]:
+) -> dict[tuple[int, int], tuple[int, float, float | None]]:
     """Per game of a schedule (its ``--seed`` and index): the deal, and the variant's score in that
     game (1 a win, 0.5 a draw); with ``budget``, only its games at that many simulations (or
     seconds) a move; with ``opponent``, only its games against that bot; with ``seeds``, only
-    those schedules. Games against two opponents are refused without ``opponent``: they share the
+    those schedules; with ``luck``, the standard error of the score where the analysis gives one.
+    Games against two opponents are refused without ``opponent``: they share the
     schedule's indices, so they would overwrite each other. ``aliases``: other labels the same
     variant played under (an earlier spec of the same search). With ``luck``, the score is the variant's
     luck-adjusted result, its games' records judged by the analysis in ``workers`` processes."""
-    out: dict[tuple[int, int], tuple[int, float]] = {}
+    out: dict[tuple[int, int], tuple[int, float, float | None]] = {}
     jobs: dict[tuple[int, int], tuple[dict[str, Any], tuple[int, ...]]] = {}
     seen: set[str] = set()
     labels = {variant, *aliases}
@@ -77,7 +82,7 @@ def load(
         winner = game["winner"]
         score = 1.0 if winner in labels else 0.5 if winner is None else 0.0
         key = game.get("seed", 0), game["index"]
-        out[key] = (game["deal_seed"], score)
+        out[key] = (game["deal_seed"], score, None)
         if luck:
             if "record" not in game:
                 raise SystemExit(
@@ -92,18 +97,22 @@ def load(
         keys = list(jobs)
         with one_thread_children(), ProcessPoolExecutor(workers) as pool:
             adjusted = list(pool.map(game_score, [jobs[k] for k in keys], chunksize=8))
-        for k, value in zip(keys, adjusted, strict=True):
-            out[k] = (out[k][0], value)
+        for k, (value, error) in zip(keys, adjusted, strict=True):
+            out[k] = (out[k][0], value, error)
     return out
 
 
-def mean_half(scores: list[float]) -> tuple[float, float]:
-    """The mean score and the half-width of its 95% interval, game by game (normal approximation)."""
-    mean = sum(scores) / len(scores)
-    if len(scores) < 2:
+def mean_half(scores: list[float], variances: list[float] | None = None) -> tuple[float, float]:
+    """The mean score and the half-width of its 95% interval, game by game (normal approximation);
+    with ``variances``, each score weighed by its inverse (the sandwich variance)."""
+    n = len(scores)
+    weights = [1.0 / v for v in variances] if variances else [1.0] * n
+    total = sum(weights)
+    mean = sum(w * x for w, x in zip(weights, scores, strict=True)) / total
+    if n < 2:
         return mean, math.inf
-    sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (len(scores) - 1))
-    return mean, 1.96 * sd / math.sqrt(len(scores))
+    spread = sum((w * (x - mean)) ** 2 for w, x in zip(weights, scores, strict=True)) / total**2
+    return mean, 1.96 * math.sqrt(spread * n / (n - 1))
 
 
 def main() -> int:
@@ -160,23 +169,35 @@ def main() -> int:
     if any(a[i][0] != b[i][0] for i in both):
         print("the two runs did not play the same deals (different --seed or --games?)", file=sys.stderr)
         return 1
-    deals: dict[int, list[float]] = defaultdict(list)
+    weighted = args.luck and all(a[i][2] and b[i][2] for i in both)
+
+    def variance(game: tuple[int, float, float | None]) -> float:
+        return (game[2] or 0.0) ** 2
+
+    deals: dict[int, list[tuple[float, float]]] = defaultdict(list)
     for i in both:
-        deals[a[i][0]].append(a[i][1] - b[i][1])
-    diffs = [sum(d) / len(d) for d in deals.values()]
+        deals[a[i][0]].append((a[i][1] - b[i][1], variance(a[i]) + variance(b[i])))
+    diffs = [sum(d for d, _ in games) / len(games) for games in deals.values()]
+    spreads = [sum(v for _, v in games) / len(games) ** 2 for games in deals.values()]
     n = len(diffs)
-    mean, half = mean_half(diffs)
-    rate_a, half_a = mean_half([a[i][1] for i in both])
-    rate_b, half_b = mean_half([b[i][1] for i in both])
     scored = "luck-adjusted results" if args.luck else "results"
     print(f"{len(both)} games on {n} deals finished by both; {scored}")
     at_a = f" at {budget_a:g}" if budget_a is not None else ""
     at_b = f" at {budget_b:g}" if budget_b is not None else ""
-    print(f"  {args.a}{at_a}: {100 * rate_a:.1f}% +-{100 * half_a:.1f} (game by game, against its opponent)")
-    print(f"  {args.b}{at_b}: {100 * rate_b:.1f}% +-{100 * half_b:.1f}")
-    print(
-        f"  difference (first - second), by deal: {100 * mean:+.1f} points [{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]"
-    )
+    for label, use in (("", False), ("each game weighed by its inverse variance: ", True)):
+        if use and not weighted:
+            continue
+        mean, half = mean_half(diffs, spreads if use else None)
+        rate_a, half_a = mean_half([a[i][1] for i in both], [variance(a[i]) for i in both] if use else None)
+        rate_b, half_b = mean_half([b[i][1] for i in both], [variance(b[i]) for i in both] if use else None)
+        if label:
+            print(f"  {label}")
+        print(
+            f"  {args.a}{at_a}: {100 * rate_a:.1f}% +-{100 * half_a:.1f} (game by game, against its opponent)"
+        )
+        print(f"  {args.b}{at_b}: {100 * rate_b:.1f}% +-{100 * half_b:.1f}")
+        low, high = 100 * (mean - half), 100 * (mean + half)
+        print(f"  difference (first - second), by deal: {100 * mean:+.1f} points [{low:+.1f}, {high:+.1f}]")
     return 0
 
 

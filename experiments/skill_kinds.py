@@ -188,10 +188,15 @@ def report(
     """Print the summary (``out`` and each figure's for the bots and the mirror), and write it to ``--json``."""
     out["bots"] = {f: summary(v, args.sample) for f, v in bots.items()}
     out["mirror"] = {f: summary(v, args.sample) for f, v in mirror.items()}
+    print_json(out, args.json)
+
+
+def print_json(out: dict[str, Any], path: str | Path | None) -> None:
+    """Print a report, and write it to ``path`` (``--json``) where one is given."""
     text = json.dumps(out, indent=1)
     print(text)
-    if args.json:
-        Path(args.json).write_text(text + "\n")
+    if path:
+        Path(path).write_text(text + "\n", encoding="utf-8")
 
 
 def main() -> None:

@@ -47,7 +47,7 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np
 from analysis_skill import play  # the dump's games, move for move
-from skill_kinds import summary
+from skill_kinds import print_json, summary
 from skill_luck import fit as fit_one_view
 from skill_luck import is_mirror, load, sampled_share
 from skill_luck import terms as one_view_terms
@@ -190,10 +190,7 @@ def report(args: argparse.Namespace) -> None:
             }
             for f, v in figs.items()
         }
-    text = json.dumps(out, indent=1)
-    print(text)
-    if args.json:
-        Path(args.json).write_text(text + "\n", encoding="utf-8")
+    print_json(out, args.json)
 
 
 def main() -> None:

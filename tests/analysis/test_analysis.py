@@ -26,7 +26,15 @@ from sequence_game.analysis import (
     format_text,
     winning_plays,
 )
-from sequence_game.analysis.game import analyse_move, label_of, move_accuracy, steps
+from sequence_game.analysis.game import (
+    ERROR_FLOOR,
+    ERROR_SLOPE,
+    adjusted_error,
+    analyse_move,
+    label_of,
+    move_accuracy,
+    steps,
+)
 from sequence_game.board import LINES, parse_cell
 from sequence_game.bots import make_bot
 from sequence_game.cards import FULL_DECK, card_name
@@ -239,6 +247,23 @@ def test_the_luck_and_the_decisions_add_up_over_a_whole_game(whole_game: Any) ->
     assert analysis.moves[-1].drawn is None  # the winning play ends the game before any draw
 
 
+def test_what_each_move_changed_with_every_hand_known_adds_up_to_the_adjusted_result(whole_game: Any) -> None:
+    analysis = whole_game
+    assert all(m.decision_known is not None for m in analysis.moves)
+    # the winning play took its mover's chance to the result: 1 less the chance before it
+    last = analysis.moves[-1]
+    assert last.decision_known is not None and 0.0 <= last.decision_known <= 1.0
+    squares = sum((m.decision_known or 0.0) ** 2 for m in analysis.moves)
+    for side in analysis.sides_summary:
+        own = sum(m.decision_known or 0.0 for m in analysis.moves if m.side == side.side)
+        other = sum(m.decision_known or 0.0 for m in analysis.moves if m.side != side.side)
+        # the deal and every draw's luck out, what is left is what the moves changed
+        assert side.adjusted == pytest.approx(0.5 + own - other)
+        assert side.adjusted_error == pytest.approx(0.5 * (ERROR_FLOOR + ERROR_SLOPE * squares) ** 0.5)
+    assert adjusted_error([]) == pytest.approx(0.5 * ERROR_FLOOR**0.5)
+    assert adjusted_error([0.1, -0.2]) > adjusted_error([0.1])
+
+
 def test_every_action_of_the_record_is_analysed_in_order(whole_game: Any) -> None:
     record = played_record()
     indices = [i for i, a in enumerate(record["actions"]) if "seat" in a]
@@ -310,10 +335,14 @@ def test_skill_shows_in_the_luck_adjusted_result() -> None:
     adjusted: list[float] = []
     results: list[float] = []
     added: list[float] = []
+    errors: list[float] = []
     for seed in range(20):
         for bots in (("heuristic", "greedy"), ("greedy", "heuristic")):
             sides = analyze_record(_bot_game(bots, 500 + seed)).sides_summary
             h = bots.index("heuristic")
+            error = sides[h].adjusted_error
+            assert error is not None and error == sides[1 - h].adjusted_error  # one game, one error
+            errors.append(error)
             adjusted.append(sides[h].adjusted - sides[1 - h].adjusted)
             results.append(sides[h].result - sides[1 - h].result)
             mine, theirs = sides[h].added, sides[1 - h].added
@@ -322,6 +351,13 @@ def test_skill_shows_in_the_luck_adjusted_result() -> None:
     assert np.mean(adjusted) > 0.0, adjusted
     assert np.std(adjusted) < 0.85 * np.std(results), (np.std(adjusted), np.std(results))
     assert np.mean(added) > 0.0, added
+    # each game's standard error is larger where its luck-adjusted result strays further
+    # (docs/analysis.md, "Each game's uncertainty"), and the weighted mean keeps the heuristic ahead
+    far = np.square(adjusted)
+    above = np.array(errors) > np.median(errors)
+    assert far[above].mean() > far[~above].mean()
+    weights = 1.0 / np.square(errors)
+    assert np.dot(weights, adjusted) / weights.sum() > 0.0
 
 
 def test_bad_records_are_refused() -> None:
@@ -339,6 +375,7 @@ def test_text_json_and_chart(whole_game: Any, tmp_path: Path) -> None:
     text = format_text(whole_game)
     assert "largest swings" in text and "side 0: accuracy" in text and "luck-adjusted result" in text
     assert "every hand known" in text  # 2 players: the deal and the draws judged with both hands
+    assert "±" in text  # ... and the luck-adjusted result's standard error
     decision = next(m for m in whole_game.moves if m.decision)
     assert f"best: {decision.alternatives[0].move}" in text
     data = json.loads(json.dumps(whole_game.to_json()))
@@ -411,9 +448,9 @@ def test_manual_draws_three_sides_and_a_table_talk_fine_are_analysed() -> None:
             assert "discard" in kinds  # the fine
         assert len(analysis.sides_summary) == config.sides
         # the whole-position judge knows 2-player tables only: luck from the drawers' views here
-        assert all(m.luck_known is None for m in analysis.moves)
+        assert all(m.luck_known is None and m.decision_known is None for m in analysis.moves)
         for s in analysis.sides_summary:
-            assert s.luck_known is None and s.deal_known is None
+            assert s.luck_known is None and s.deal_known is None and s.adjusted_error is None
             assert s.adjusted == pytest.approx(s.result - s.luck + s.luck_against)
         for m in analysis.moves:
             assert 0.0 <= m.after <= m.before <= 1.0 and len(m.chances) == config.players

@@ -8,7 +8,13 @@ import pytest
 
 from sequence_game import GameConfig
 from sequence_game.analysis import analyze_record
-from sequence_game.analysis.scores import first_bot_sides, luck_adjusted_scores, mean_interval, t_critical
+from sequence_game.analysis.scores import (
+    first_bot_sides,
+    luck_adjusted_scores,
+    mean_interval,
+    t_critical,
+    weighted_interval,
+)
 from sequence_game.bots.tournament import run_games, schedule
 from sequence_game.cli import main
 
@@ -17,16 +23,43 @@ def test_each_game_gives_the_first_bot_the_adjusted_results_of_its_sides() -> No
     specs = schedule(["heuristic", "greedy"], GameConfig(players=2), 4, seed=2, record=True)
     results = run_games(specs, workers=1)
     scores = luck_adjusted_scores(specs, results, workers=2)
-    expected = []
+    expected, weights = [], []
     for spec, result in zip(specs, results, strict=True):
         assert result.record is not None
-        sides = analyze_record(result.record).sides_summary
-        expected.append(sides[spec.bots.index("heuristic")].adjusted)
+        side = analyze_record(result.record).sides_summary[spec.bots.index("heuristic")]
+        assert side.adjusted_error is not None and side.adjusted_error > 0
+        expected.append(side.adjusted)
+        weights.append(side.adjusted_error**-2)
     score = scores[("heuristic", "greedy")]
     assert score["games"] == 4
     assert score["mean"] == pytest.approx(sum(expected) / 4)
     low, high = score["ci95"]
     assert low < score["mean"] < high
+    # and each game weighed by its inverse squared standard error (2 players)
+    weighted = score["weighted"]
+    mean = sum(w * v for w, v in zip(weights, expected, strict=True)) / sum(weights)
+    assert weighted["mean"] == pytest.approx(mean)
+    assert 1.0 <= weighted["effective_games"] <= 4.0
+
+
+def test_the_weighted_interval() -> None:
+    # equal errors: the plain mean and Student's interval
+    plain = mean_interval([0.2, 0.9, 0.6, 0.3])
+    same = weighted_interval([0.2, 0.9, 0.6, 0.3], [0.1] * 4)
+    assert same is not None and same["mean"] == pytest.approx(plain["mean"])
+    assert same["ci95"] == pytest.approx(plain["ci95"]) and same["effective_games"] == pytest.approx(4.0)
+    # only the errors' ratios matter, and a surer game counts for more
+    one = weighted_interval([0.0, 1.0, 0.0], [0.1, 0.2, 0.1])
+    scaled = weighted_interval([0.0, 1.0, 0.0], [1.0, 2.0, 1.0])
+    assert one is not None and scaled is not None
+    assert one["mean"] == pytest.approx(1 / 9)
+    assert scaled["mean"] == pytest.approx(one["mean"]) and scaled["ci95"] == pytest.approx(one["ci95"])
+    # fewer effective games than games: Student's t on those
+    assert one["effective_games"] == pytest.approx(81 / 33)
+    # an unknown error (3 or more players): no weighted figure
+    assert weighted_interval([0.0, 1.0], [0.1, None]) is None
+    lone = weighted_interval([0.7], [0.1])
+    assert lone is not None and lone["ci95"] is None
 
 
 def test_the_first_bot_may_play_two_sides_of_three() -> None:
@@ -63,6 +96,7 @@ def test_tournament_luck_reports_each_pair(capsys: pytest.CaptureFixture[str]) -
     assert main([*args, "--luck", "--quiet"]) == 0
     text = capsys.readouterr().out
     assert "luck-adjusted score of the first" in text
+    assert "each game weighed by how surely" in text
     assert main([*args, "--quiet"]) == 0
     assert "luck-adjusted" not in capsys.readouterr().out
 

@@ -115,6 +115,8 @@ def test_the_analysis_in_percent_in_the_replays_words_with_a_legend(fast: Server
     summary = page.locator("#analysis-summary").inner_text()
     shown = [int(p) for p in re.findall(r"accuracy (\d+)%", summary)]
     assert shown and all(0 <= p <= 100 for p in shown), summary  # percent, never x100 ("9336%")
+    # 2 players: the luck-adjusted result with the standard error the judge's misses leave
+    assert re.search(r"luck-adjusted result \d+% ±\d+", summary), summary
     items = page.locator("#analysis-list button")
     assert items.count() >= 1, page.locator("#analysis-list").inner_text()
     listed = page.locator("#analysis-list").inner_text()

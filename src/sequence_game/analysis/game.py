@@ -16,7 +16,9 @@ Per move of seat ``m`` (side ``s``), all from ``m``'s view before the move, as t
 At 2 players each draw is also judged with both hands known (``luck_known``, by the whole-position
 judge, :mod:`sequence_game.evaluator.whole`), and so is the deal; those are the luck the
 luck-adjusted result takes out there: judged from the drawer's view alone, a draw's luck also
-carries what the other hand held.
+carries what the other hand held. What each move changed besides its draw's luck, by the same
+judge (``decision_known``), adds up to the luck-adjusted result, and the squares of those changes
+tell how surely the judge read the game (:func:`adjusted_error`).
 
 So ``after_draw = before - loss + hidden + luck`` for every move, and a side's figures add up over the
 game: ``start + decisions + luck + others = result`` (:class:`SideSummary`). A decision is
@@ -29,8 +31,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -57,6 +59,12 @@ MISSED: Final = 0.10
 """A missed win or a missed block is labelled only when it loses at least this much."""
 CURVE_SIDE: Final = 0
 """The side whose chance the analysis' one curve shows (who is ahead)."""
+ERROR_FLOOR: Final = 0.05
+ERROR_SLOPE: Final = 3.3
+"""The variance of a 2-player game's luck-adjusted difference (one side's less the other's) when
+the two sides play alike, as ``ERROR_FLOOR + ERROR_SLOPE * S``, ``S`` the sum of the squares of
+every move's ``decision_known``: fitted (a gamma model, identity link) to 1,200 games of ``hard``
+against itself (``experiments/skill_weighted.py``)."""
 
 Progress = Callable[[int, int], None]
 """Called with (moves done, moves in all) as the analysis goes (for progress bars)."""
@@ -147,6 +155,12 @@ class MoveAnalysis:
     """At 2 players, the draw's luck with both hands known: the drawer's chance by the
     whole-position judge against its mean over the pile's cards (``None``: nothing drawn from a
     pile, the game over, or more players)."""
+    decision_known: float | None = None
+    """At 2 players, what the move changed with both hands known: the mover's chance by the
+    whole-position judge after it (the result, once the game is over) less before it, less its
+    draw's ``luck_known``. For a player who plays as `hard`, whom the judge assumes, it is the
+    judge's own error, so it is noise as often as skill: its sum over a game is the
+    luck-adjusted result, its squares measure that result's uncertainty (``None``: more players)."""
     checked_loss: float | None = None
     """For a decision the evaluator labelled: the loss by rollouts that checked it (:mod:`.check`),
     from which its label was read again; ``None`` where nothing was checked."""
@@ -184,6 +198,10 @@ class SideSummary:
     """At 2 players, the sum of its draws' ``luck_known``."""
     luck_known_against: float | None = None
     """At 2 players, the other side's ``luck_known``."""
+    adjusted_error: float | None = None
+    """At 2 players, the standard error of ``adjusted`` that the judge's own misses leave
+    (:func:`adjusted_error`): a series of games weighs each by its inverse square
+    (:func:`~sequence_game.analysis.scores.weighted_interval`)."""
     added: float | None = None
     """What its decisions added, a decision on average: the chance after the play made (``after``)
     less the mover's own-view chance just before it, which is the chance of the position when
@@ -390,7 +408,10 @@ def analyze_record(
     outcome = final.outcome()
     analysis.over = outcome is not None
     analysis.winner = outcome.winner if outcome else None
-    deals = [whole.deal(walk[0].state, s) - 0.5 for s in (0, 1)] if whole is not None and walk else None
+    deals = None
+    if whole is not None and walk:
+        deals = [whole.deal(walk[0].state, s) - 0.5 for s in (0, 1)]
+        analysis.moves = _with_decisions_known(analysis.moves, walk, final, whole)
     analysis.sides_summary = [_summary(analysis, s, final, deals) for s in range(config.sides)]
     analysis.seconds = time.perf_counter() - started
     return analysis
@@ -482,6 +503,33 @@ def _analyse_move(
     )
 
 
+def _with_decisions_known(
+    moves: list[MoveAnalysis], walk: list[Step], final: GameState, whole: WholeJudge
+) -> list[MoveAnalysis]:
+    """The moves with their :attr:`MoveAnalysis.decision_known` (2 players): seat 0's chance by
+    the whole-position judge in every state of the game (the result at its end), each move's
+    change of its mover's chance less its draw's luck."""
+    outcome = final.outcome()
+    end = (0.5 if outcome.winner is None else float(outcome.winner == 0)) if outcome else whole.deal(final, 0)
+    chances = [whole.deal(step.state, 0) for step in walk] + [end]
+    out = []
+    for i, m in enumerate(moves):
+        before, after = chances[i], chances[i + 1]
+        if m.side == 1:
+            before, after = 1.0 - before, 1.0 - after
+        out.append(replace(m, decision_known=after - before - (m.luck_known or 0.0)))
+    return out
+
+
+def adjusted_error(decisions_known: Iterable[float]) -> float:
+    """The standard error of a side's luck-adjusted result at 2 players from every move's
+    ``decision_known`` (both sides'): the judge's error at each move passes into that result, and
+    the square of what a move changed is how large that error may be. Half the standard deviation
+    of the two sides' difference, :data:`ERROR_FLOOR` + :data:`ERROR_SLOPE` times the sum of the
+    squares (``docs/analysis.md``, "Each game's uncertainty")."""
+    return 0.5 * math.sqrt(ERROR_FLOOR + ERROR_SLOPE * sum(d * d for d in decisions_known))
+
+
 def _name(action: int, card: Card | None, hand: tuple[Card, ...]) -> str:
     """The notation of an action, naming the jack really played."""
     return action_name_for(action, [card] if card is not None else hand)
@@ -518,11 +566,12 @@ def _summary(
             labels[m.label] = labels.get(m.label, 0) + 1
     accuracy = sum(m.accuracy or 0.0 for m in decisions) / len(decisions) if decisions else None
     adjusted = result - luck + against
-    known = against_known = None
+    known = against_known = error = None
     if deals is not None:  # 2 players: the luck with both hands known
         known = sum(m.luck_known or 0.0 for m in moves)
         against_known = sum(m.luck_known or 0.0 for m in analysis.moves if m.side != side)
         adjusted = result - deals[side] - known + against_known
+        error = adjusted_error(m.decision_known or 0.0 for m in analysis.moves)
     return SideSummary(
         side=side,
         moves=len(moves),
@@ -540,6 +589,7 @@ def _summary(
         deal_known=deals[side] if deals is not None else None,
         luck_known=known,
         luck_known_against=against_known,
+        adjusted_error=error,
     )
 
 

@@ -97,8 +97,9 @@ def format_text(analysis: GameAnalysis) -> str:
         )
         if s.deal_known is not None and s.luck_known is not None and s.luck_known_against is not None:
             adjusted = _(
-                "side {side}: luck-adjusted result {adjusted} (result {result} - the deal's luck {deal} "
-                "- own luck {luck} + the other side's luck {against}, every hand known)"
+                "side {side}: luck-adjusted result {adjusted} ±{error} (result {result} - the deal's luck "
+                "{deal} - own luck {luck} + the other side's luck {against}, every hand known; ±: the "
+                "standard error the judge's misses leave)"
             )
             terms = {"deal": s.deal_known, "luck": s.luck_known, "against": s.luck_known_against}
         else:
@@ -112,6 +113,7 @@ def format_text(analysis: GameAnalysis) -> str:
                 side=s.side,
                 adjusted=_pct(s.adjusted).strip(),
                 result=_pct(s.result).strip(),
+                error=_pct(s.adjusted_error or 0.0).strip(),
                 **{name: _signed(value) for name, value in terms.items()},
             )
         )

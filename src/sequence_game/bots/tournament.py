@@ -320,6 +320,14 @@ def _is_oracle(label: str) -> bool:
     return spec is not None and spec.oracle
 
 
+def _score_text(score: dict[str, Any]) -> str:
+    """A score in percent with its 95% interval where it has one."""
+    interval = score["ci95"]
+    return f"{100 * score['mean']:5.1f}%" + (
+        f" [{100 * interval[0]:5.1f}, {100 * interval[1]:5.1f}]" if interval else ""
+    )
+
+
 def format_table(summary: dict[str, Any]) -> str:
     """The human-readable table of ``sequence tournament``, in the chosen language (docs/i18n.md):
     the words are messages, the numbers the same in every language; columns widen to the words."""
@@ -341,13 +349,18 @@ def format_table(summary: dict[str, Any]) -> str:
     if adjusted:
         lines.append("")
         lines.append(_("luck-adjusted score of the first (95% CI): the result less the luck of the draws"))
+        weighted = any(p["luck_adjusted"].get("weighted") for p in adjusted)
+        if weighted:
+            lines.append(
+                _(
+                    "(2 players, second figure: each game weighed by how surely the analysis judged it, "
+                    "the sharper test of who is stronger)"
+                )
+            )
         for p in adjusted:
             a, b = p["bots"]
-            score = p["luck_adjusted"]
-            interval = score["ci95"]
-            shown = f"{100 * score['mean']:5.1f}%" + (
-                f" [{100 * interval[0]:5.1f}, {100 * interval[1]:5.1f}]" if interval else ""
-            )
+            scores = [p["luck_adjusted"], p["luck_adjusted"].get("weighted")]
+            shown = "   ".join(_score_text(score) for score in scores if score)
             lines.append(f"  {_('{a} vs {b}').format(a=a, b=b):<{widths[0]}} {shown}")
     lines.append("")
     rating_head, time_head = _("rating (Bradley-Terry, Elo scale, mean 1500)"), _("time per move")

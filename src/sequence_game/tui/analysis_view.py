@@ -103,7 +103,8 @@ def summary_text(analysis: GameAnalysis, step_of: Callable[[int], int | None]) -
                 accuracy=accuracy,
                 added=added,
                 points=points(side.luck if side.luck_known is None else side.luck_known),
-                result=percent(side.adjusted),
+                result=percent(side.adjusted)
+                + ("" if side.adjusted_error is None else f" ±{100 * side.adjusted_error:.0f}"),
             )
         )
         if side.labels:

@@ -94,12 +94,13 @@ export function drawAnalysis(data) {
   });
   svg.append(legend);
   // decisions: what they added a move against the hard bot's, in points (docs/analysis.md, "Skill shows")
-  // luck: with every hand known where the analysis could judge it so (2 players), else from the drawer's view
+  // luck: with every hand known where the analysis could judge it so (2 players), else from the drawer's view;
+  // there the luck-adjusted result comes with the standard error the judge's misses leave in it
   const luckText = (x) => (x >= 0 ? "+" : "") + Math.round(x * 100);
   const added = (s) => s.added == null ? "—" : (s.added >= 0 ? "+" : "") + (s.added * 100).toFixed(1);
   const summary = result.summary.map((s) => _("{team}: accuracy {acc}, decisions {added} a move, luck {luck}, luck-adjusted result {adjusted}", { team: teamName(s.side),
     acc: s.accuracy === null ? "—" : Math.round(s.accuracy) + "%", added: added(s), luck: luckText(s.luck_known ?? s.luck),
-    adjusted: Math.round((s.adjusted ?? s.result) * 100) + "%" })).join(" · ");
+    adjusted: Math.round((s.adjusted ?? s.result) * 100) + "%" + (s.adjusted_error == null ? "" : " ±" + Math.round(s.adjusted_error * 100)) })).join(" · ");
   $("analysis-graph").replaceChildren(svg);
   $("analysis-summary").textContent = summary;
   $("analysis-list").replaceChildren(...(list.length ? list : [el("li", { class: "muted" }, _("No move is labelled."))]));
