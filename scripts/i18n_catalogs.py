@@ -342,8 +342,13 @@ def mo_bytes(lang: str) -> bytes:
 
 #: Where the messages of the terminal and the command line come from: the page never shows them, so
 #: its catalogue leaves out a message found only there (issue 41: the page's weight).
-TERMINAL_SOURCES = ("src/sequence_game/tui/", "src/sequence_game/cli.py", "src/sequence_game/commands/",
-                    "src/sequence_game/analysis/report.py")  # fmt: skip
+TERMINAL_SOURCES = (
+    "src/sequence_game/tui/",
+    "src/sequence_game/cli.py",
+    "src/sequence_game/commands/",
+    "src/sequence_game/analysis/report.py",
+    "src/sequence_game/bots/tournament.py",  # the tournament's table
+)
 
 
 #: Catalogue parts that the page loads with a screen it loads on use (``loadPart`` in
