@@ -38,7 +38,6 @@ import os
 import statistics
 import sys
 import time
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -46,7 +45,6 @@ from typing import Any
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 
-import numpy as np
 from skill_kinds import print_json
 from skill_luck import sampled_share
 
@@ -57,9 +55,8 @@ from sequence_game.bots.base import Limit, forced_action
 from sequence_game.bots.evaluation import Board
 from sequence_game.bots.heuristic import HeuristicBot
 from sequence_game.cards import Card
-from sequence_game.evaluator.moves import kept_cards, position_marks, result_of, seat_parts
+from sequence_game.evaluator.moves import drawn_card, kept_cards, result_of
 from sequence_game.evaluator.whole import WholeJudge
-from sequence_game.features.position import draw_features, features, with_hand
 from sequence_game.state import GameState
 
 JUDGE = WholeJudge.load()
@@ -75,19 +72,12 @@ def after_play(state: GameState, seat: int, action: int, card: Card | None = Non
     if world.is_terminal():
         result = result_of(world, seat % 2)
         return result, result
-    marks = position_marks(world)
-    mine = seat_parts(world, seat, marks)
-    theirs = features([seat_parts(world, 1 - seat, marks)])
-    hand, pile = world.hand(seat), state._deck
-    if len(hand) > len(kept) and pile and len(world._deck) == len(pile) - 1:
-        (drawn,) = list((Counter(hand) - Counter(kept)).elements())
-        copies = Counter(pile)
-        cards = sorted(copies)
-        rows = draw_features([with_hand(mine, kept)], [0] * (len(cards) + 1), [drawn, *cards])
-        chance = JUDGE.chances(rows, theirs)
-        weights = np.array([copies[c] for c in cards], dtype=np.float64)
-        return float(np.dot(weights, chance[1:]) / weights.sum()), float(chance[0])
-    value = float(JUDGE.chances(features([mine]), theirs)[0])
+    pile = state._deck
+    drawn = drawn_card(kept, world.hand(seat))
+    if drawn is not None and pile and len(world._deck) == len(pile) - 1:
+        chance, mean = JUDGE.draw_chances(world, seat, drawn, pile)
+        return mean, chance
+    value = JUDGE.deal(world, seat)
     return value, value
 
 
@@ -106,9 +96,7 @@ def judge_game(job: tuple[list[str], int, int, bool]) -> dict[str, Any]:
     state = new_game(GameConfig(players=2), seed=seed)
     players = [make_bot(bots[0], seed=seed), make_bot(bots[1], seed=seed + 1)]
     limit = Limit(simulations=simulations)
-    marks = position_marks(state)
-    x = features([seat_parts(state, s, marks) for s in (0, 1)])
-    deal = float(JUDGE.chances(x[:1], x[1:])[0]) - 0.5
+    deal = JUDGE.deal(state, 0) - 0.5
     seats: list[dict[str, Any]] = [
         {"gain": 0.0, "delta": 0.0, "luck": 0.0, "decisions": 0, "differ": 0, "loss": 0.0} for _ in (0, 1)
     ]
@@ -116,9 +104,7 @@ def judge_game(job: tuple[list[str], int, int, bool]) -> dict[str, Any]:
         seat = state.current_seat
         view = state.view(seat)
         action = players[seat].select_action(view, limit if bots[seat] == "expert" else None)
-        marks = position_marks(state)
-        xb = features([seat_parts(state, s, marks) for s in (seat, 1 - seat)])
-        before = float(JUDGE.chances(xb[:1], xb[1:])[0])
+        before = JUDGE.deal(state, seat)
         mean, drawn = after_play(state, seat, action)
         s = seats[seat]
         s["delta"] += mean - before

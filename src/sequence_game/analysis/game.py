@@ -410,8 +410,9 @@ def analyze_record(
     analysis.winner = outcome.winner if outcome else None
     deals = None
     if whole is not None and walk:
-        deals = [whole.deal(walk[0].state, s) - 0.5 for s in (0, 1)]
-        analysis.moves = _with_decisions_known(analysis.moves, walk, final, whole)
+        chances = _known_chances(walk, final, whole)
+        deals = [chances[0] - 0.5, 0.5 - chances[0]]
+        analysis.moves = _with_decisions_known(analysis.moves, chances)
     analysis.sides_summary = [_summary(analysis, s, final, deals) for s in range(config.sides)]
     analysis.seconds = time.perf_counter() - started
     return analysis
@@ -503,15 +504,17 @@ def _analyse_move(
     )
 
 
-def _with_decisions_known(
-    moves: list[MoveAnalysis], walk: list[Step], final: GameState, whole: WholeJudge
-) -> list[MoveAnalysis]:
-    """The moves with their :attr:`MoveAnalysis.decision_known` (2 players): seat 0's chance by
-    the whole-position judge in every state of the game (the result at its end), each move's
-    change of its mover's chance less its draw's luck."""
+def _known_chances(walk: list[Step], final: GameState, whole: WholeJudge) -> list[float]:
+    """Seat 0's chance by the whole-position judge in every state of a 2-player game, before each
+    action and after the last (the result, once the game is over); the first is the deal's."""
     outcome = final.outcome()
     end = (0.5 if outcome.winner is None else float(outcome.winner == 0)) if outcome else whole.deal(final, 0)
-    chances = [whole.deal(step.state, 0) for step in walk] + [end]
+    return [whole.deal(step.state, 0) for step in walk] + [end]
+
+
+def _with_decisions_known(moves: list[MoveAnalysis], chances: list[float]) -> list[MoveAnalysis]:
+    """The moves with their :attr:`MoveAnalysis.decision_known` from :func:`_known_chances`:
+    each move's change of its mover's chance less its draw's luck."""
     out = []
     for i, m in enumerate(moves):
         before, after = chances[i], chances[i + 1]

@@ -87,6 +87,14 @@ class WholeJudge:
         among its cards) was worth against an average card of that pile, both hands known:
         its chance in ``after`` less the mean, over the pile's cards with their copies, of its
         chance had it drawn that card instead."""
+        chance, mean = self.draw_chances(after, seat, drawn, pile)
+        return chance - mean
+
+    def draw_chances(
+        self, after: GameState, seat: int, drawn: Card, pile: Sequence[Card]
+    ) -> tuple[float, float]:
+        """``seat``'s chance in ``after`` with ``drawn`` drawn from ``pile``, and its mean over the
+        pile's cards (:meth:`draw_luck`'s two terms)."""
         _check(after.config)
         copies = Counter(pile)
         if copies[drawn] < 1:
@@ -101,7 +109,7 @@ class WholeJudge:
         theirs = features([seat_parts(after, 1 - seat, marks)])
         chance = self.chances(mine, theirs)
         weights = np.array([copies[c] for c in cards], dtype=np.float64)
-        return float(chance[0] - np.dot(weights, chance[1:]) / weights.sum())
+        return float(chance[0]), float(np.dot(weights, chance[1:]) / weights.sum())
 
 
 def _check(config: GameConfig) -> None:
