@@ -44,6 +44,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class PortTaken(RuntimeError):
+    """The server could not bind the port :func:`free_port` had found free: another took it."""
+
+
 class Server:
     """``sequence serve`` as a child process; ``kill()`` is a hard SIGKILL, as in a crash."""
 
@@ -74,6 +78,25 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
+        """Start the server on a free port: again on another one when the port was taken between
+        :func:`free_port` and the server's bind (another xdist worker's server got it first)."""
+        for _attempt in range(4):
+            try:
+                return self._start_once()
+            except PortTaken:
+                pass
+        return self._start_once()
+
+    def _lost_the_port(self, logged: int) -> bool:
+        """Whether the server exited because its port was already in use (by what it logged
+        after the first ``logged`` bytes of its log)."""
+        if self.proc is None or self.proc.poll() is None or self.log is None or not self.log.exists():
+            return False
+        with open(self.log, "rb") as f:
+            f.seek(logged)
+            return b"address already in use" in f.read().lower()
+
+    def _start_once(self) -> Server:
         self.port = free_port()
         cmd = [
             sys.executable,
@@ -95,13 +118,17 @@ class Server:
         if self.log is None:  # kept for :meth:`post_mortem` (a few lines at --log-level warning)
             self.log = Path(tempfile.mkdtemp(prefix="sequence-server-")) / "server.log"
             self._own_log = True
+        logged = self.log.stat().st_size if self.log.exists() else 0
         out = open(self.log, "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ})
         LIVE.add(self)
         try:
             self.wait_ready()
-        except BaseException:
+        except BaseException as exc:
+            lost = isinstance(exc, RuntimeError) and self._lost_the_port(logged)
             self.kill()  # a server that failed to start must not outlive the test
+            if lost:
+                raise PortTaken(self.port) from exc
             raise
         return self
 
@@ -114,12 +141,29 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}; see {self.log}")
             try:
-                if httpx.get(f"{self.http}/health", timeout=5).status_code == 200:
+                health = httpx.get(f"{self.http}/health", timeout=5)
+                if health.status_code == 200 and self._answered_by_us(health.json().get("pid")):
                     return
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
         raise RuntimeError(f"server did not answer /health in {HANG_SECONDS} s (hung?)")
+
+    def _answered_by_us(self, pid: Any) -> bool:
+        """Whether ``/health`` came from this server (its process or one of its workers): another
+        test's server may hold the port that :func:`free_port` found free a moment before (an
+        xdist worker's race), and its answer must not pass for ours (Linux's ``/proc`` says whose
+        child a process is; elsewhere any answer is taken)."""
+        assert self.proc is not None
+        while isinstance(pid, int) and pid > 1:
+            if pid == self.proc.pid:
+                return True
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                return not Path("/proc/self").exists()
+            pid = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("PPid:")), 0)
+        return False
 
     def post_mortem(self) -> str:
         """Why the server did not answer: whether it still runs, and its log's end after asking it
